@@ -166,9 +166,10 @@ impl<M: fmt::Debug, const N: usize> fmt::Debug for MoveList<M, N> {
 
 /// A board game position: rules only, no search and no evaluation.
 ///
-/// Implemented on the position type itself. Copy-make: the search copies the
+/// Implemented on the position type itself; `Display` draws the board (the UCI
+/// `d` command). Copy-make: the search copies the
 /// position and calls [`Game::play`] on the copy.
-pub trait Game: Clone + Send + Sync + fmt::Debug + 'static {
+pub trait Game: Clone + Send + Sync + fmt::Debug + fmt::Display + 'static {
     /// A move. Chess: from, to and promotion in 16 bits. Draughts: the bitset
     /// of from, to and captured squares.
     type Move: Copy + Eq + Default + fmt::Debug + Send + Sync + 'static;
