@@ -184,6 +184,9 @@ pub trait Game: Clone + Send + Sync + fmt::Debug + fmt::Display + 'static {
     /// Whether passing the turn (null-move pruning) is a sound idea in this
     /// game. Chess: yes outside zugzwang-prone endings. Draughts: no.
     const NULL_MOVE: bool = false;
+    /// Whether capturing is compulsory (draughts): quiescence search may not
+    /// stand pat while a capture is available.
+    const FORCED_CAPTURES: bool = false;
     /// Size of per-move history tables indexed by [`Game::history_index`].
     const HISTORY_SIZE: usize;
 

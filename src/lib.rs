@@ -16,3 +16,9 @@ pub mod game;
 pub mod perft;
 
 pub use game::{Game, Side, Variant};
+pub mod bench;
+pub mod engine;
+pub mod eval;
+pub mod protocol;
+pub mod search;
+pub mod time;
