@@ -7,6 +7,9 @@
 //! Scores are from the side to move's point of view and stay within
 //! `±EVAL_LIMIT`, so they are never mistaken for mate scores.
 
+pub mod chess;
+pub mod chess_params;
+
 use crate::game::Game;
 use crate::search::score::Score;
 
