@@ -18,7 +18,11 @@ pub struct Record {
 }
 
 fn data(file: &str) -> String {
-    let path = format!("{}/tests/data/{file}", env!("CARGO_MANIFEST_DIR"));
+    // The runtime variable first, so a test binary copied elsewhere can be
+    // pointed at a checkout.
+    let root = std::env::var("CARGO_MANIFEST_DIR")
+        .unwrap_or_else(|_| env!("CARGO_MANIFEST_DIR").to_string());
+    let path = format!("{root}/tests/data/{file}");
     std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("cannot read {path}: {e}"))
 }
 
