@@ -171,7 +171,7 @@ fn front_span(color: Color, sq: Square) -> Bitboard {
     let mut ahead = Bitboard(0);
     let mut ray = span.forward(color);
     while ray.any() {
-        ahead = ahead | ray;
+        ahead |= ray;
         ray = ray.forward(color);
     }
     ahead
@@ -298,15 +298,16 @@ fn pieces<T: Sink>(pos: &Position, color: Color, sink: &mut T) {
             }
             match kind {
                 PieceKind::Knight | PieceKind::Bishop => {
-                    attacked_by_minor = attacked_by_minor | reach;
-                    let safe = (front_span(color, sq) & !Bitboard::file(sq.file()) & enemy_pawns).is_empty();
+                    attacked_by_minor |= reach;
+                    let safe = (front_span(color, sq) & !Bitboard::file(sq.file()) & enemy_pawns)
+                        .is_empty();
                     let rank = relative_rank(color, sq);
                     if safe && (3..=5).contains(&rank) && own_pawn_attacks.has(sq) {
                         sink.add(feature::OUTPOST + k, s);
                     }
                 }
                 PieceKind::Rook => {
-                    attacked_by_rook = attacked_by_rook | reach;
+                    attacked_by_rook |= reach;
                     let file = Bitboard::file(sq.file());
                     if (file & own_pawns).is_empty() {
                         if (file & enemy_pawns).is_empty() {
@@ -368,12 +369,12 @@ fn king_safety<T: Sink>(pos: &Position, color: Color, sink: &mut T) {
         let mut zone = Bitboard(0);
         let mut row = Bitboard::from_square(king).forward(color);
         for _ in 0..3 {
-            zone = zone | row;
+            zone |= row;
             row = row.forward(color);
         }
         let mut band = Bitboard(0);
         for sq in zone {
-            band = band | Bitboard::rank(sq.rank());
+            band |= Bitboard::rank(sq.rank());
         }
         band
     };
