@@ -14,7 +14,9 @@
 use crate::chess::attacks;
 use crate::chess::{Bitboard, Color, Move, PieceKind, Position, Square};
 use crate::eval::chess_params::*;
-use crate::eval::{Evaluate, Evaluator};
+#[cfg(test)]
+use crate::eval::Coefficients;
+use crate::eval::{Evaluate, Evaluator, Sink};
 use crate::game::{Game, Side};
 use crate::search::score::Score;
 use std::sync::OnceLock;
@@ -100,12 +102,6 @@ pub fn weights() -> &'static [S] {
     })
 }
 
-/// Where evaluation terms go: summed into a score, or listed for the tuner.
-pub trait Sink {
-    /// Adds `count` occurrences of `feature` for White (negative for Black).
-    fn add(&mut self, feature: usize, count: i32);
-}
-
 /// Sums terms into middlegame and endgame scores (White's view).
 #[derive(Default)]
 struct Sum {
@@ -119,21 +115,6 @@ impl Sink for Sum {
         let (mg, eg) = weights()[feature];
         self.mg += mg * count;
         self.eg += eg * count;
-    }
-}
-
-/// The tuner's view: per-feature coefficients (White minus Black).
-#[derive(Clone, Debug, Default)]
-pub struct Coefficients {
-    /// Sparse (feature, count) pairs; a feature may appear more than once.
-    pub terms: Vec<(u16, i16)>,
-}
-
-impl Sink for Coefficients {
-    fn add(&mut self, feature: usize, count: i32) {
-        if count != 0 {
-            self.terms.push((feature as u16, count.clamp(i16::MIN as i32, i16::MAX as i32) as i16));
-        }
     }
 }
 
