@@ -12,6 +12,7 @@
 #![deny(clippy::undocumented_unsafe_blocks)]
 #![warn(rust_2018_idioms)]
 
+pub mod draughts;
 pub mod game;
 pub mod perft;
 
