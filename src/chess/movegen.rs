@@ -19,7 +19,7 @@
 //!    may be attacked with the castling rook lifted (the Chess960 case of a
 //!    rook shielding its king from an enemy rook or queen on the back rank).
 //!
-//! The moves go to a [`Sink`]: a move list, or a counter that adds whole
+//! The moves go to a `Sink`: a move list, or a counter that adds whole
 //! target sets with one popcount (perft's bulk counting at the last ply).
 
 use crate::chess::attacks;

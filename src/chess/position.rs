@@ -94,7 +94,8 @@ impl Position {
         }
     }
 
-    /// Puts `piece` on the empty square `sq` (keys included).
+    /// Puts the piece with index `index` (`color * 6 + kind`) on the empty
+    /// square `sq` (key included).
     #[inline]
     pub(crate) fn put(&mut self, index: usize, sq: Square) {
         let bb = Bitboard::from_square(sq);
