@@ -188,6 +188,23 @@ impl<R: Rules, S: Sink> Captures<'_, R, S> {
         }
     }
 
+    /// Whether a king on `sq` that has captured `caps` (arriving in
+    /// direction `last`) can capture once more.
+    fn king_can_go_on(&self, sq: Bitboard, caps: Bitboard, last: usize) -> bool {
+        let empty = self.empty_now(caps);
+        let targets = self.opp & !caps;
+        (0..4).any(|d| {
+            if R::REMOVE_AT_ONCE && d == opposite(last) {
+                return false;
+            }
+            let mut t = step::<R::Board>(sq, d);
+            while t & empty != 0 {
+                t = step::<R::Board>(t, d);
+            }
+            t & targets != 0 && step::<R::Board>(t, d) & empty != 0
+        })
+    }
+
     fn king(&mut self, sq: Bitboard, caps: Bitboard, order: u32, last: usize, promoted: bool) {
         let empty = self.empty_now(caps);
         let targets = self.opp & !caps;
@@ -207,8 +224,33 @@ impl<R: Rules, S: Sink> Captures<'_, R, S> {
             }
             let next = self.order(order, caps, t);
             let mut land = step::<R::Board>(t, d);
+            if land & empty == 0 {
+                continue;
+            }
+            found = true;
+            if R::FLYING_KINGS && R::PRECEDENCE == Precedence::Free {
+                // Free choice (Russian): the king must land where it can go
+                // on capturing if some landing square allows it (FSR 4.10);
+                // it may stop only when none does.
+                let first = land;
+                let mut goes_on = false;
+                while land & empty != 0 {
+                    if self.king_can_go_on(land, caps | t, d) {
+                        goes_on = true;
+                        self.king(land, caps | t, next, d, promoted);
+                    }
+                    land = step::<R::Board>(land, d);
+                }
+                if !goes_on {
+                    land = first;
+                    while land & empty != 0 {
+                        self.add(land, caps | t, next, promoted);
+                        land = step::<R::Board>(land, d);
+                    }
+                }
+                continue;
+            }
             while land & empty != 0 {
-                found = true;
                 self.king(land, caps | t, next, d, promoted);
                 if !R::FLYING_KINGS {
                     break;
