@@ -51,7 +51,7 @@ fn tricky_promotion_checks() {
         }
         let pos = International::from_fen(parts[0], Variant::International).expect("fen");
         let mv = pos.parse_move(parts[1]).expect("move in py-draughts path form");
-        let mut after = pos.clone();
+        let mut after = pos;
         after.play(mv);
         let want = parts[2].trim_start_matches("[FEN \"").trim_end_matches("\"]");
         assert_eq!(after.to_fen(), want, "{line}");

@@ -178,7 +178,7 @@ impl<R: Rules, S: Sink> Captures<'_, R, S> {
             found = true;
             let next = self.order(order, caps, n);
             if R::PROMOTE_MID_CAPTURE && land & self.crown != 0 {
-                self.king(land, caps | n, next, d, true);
+                self.king(land, caps | n, next, d, true, true);
             } else {
                 self.man::<WHITE>(land, caps | n, next);
             }
@@ -190,11 +190,11 @@ impl<R: Rules, S: Sink> Captures<'_, R, S> {
 
     /// Whether a king on `sq` that has captured `caps` (arriving in
     /// direction `last`) can capture once more.
-    fn king_can_go_on(&self, sq: Bitboard, caps: Bitboard, last: usize) -> bool {
+    fn king_can_go_on(&self, sq: Bitboard, caps: Bitboard, last: usize, straight: bool) -> bool {
         let empty = self.empty_now(caps);
         let targets = self.opp & !caps;
         (0..4).any(|d| {
-            if R::REMOVE_AT_ONCE && d == opposite(last) {
+            if (R::REMOVE_AT_ONCE && d == opposite(last)) || (d == last && !straight) {
                 return false;
             }
             let mut t = step::<R::Board>(sq, d);
@@ -205,12 +205,25 @@ impl<R: Rules, S: Sink> Captures<'_, R, S> {
         })
     }
 
-    fn king(&mut self, sq: Bitboard, caps: Bitboard, order: u32, last: usize, promoted: bool) {
+    /// The capture tree of a king on `sq` that has captured `caps`, arriving
+    /// in direction `last` (4: none yet). `straight` is false on every landing
+    /// square but the first after a jump: going on in the same direction from
+    /// a later square is the same capture as from the first one, so only the
+    /// first square tries it (otherwise the routes would repeat each move).
+    fn king(
+        &mut self,
+        sq: Bitboard,
+        caps: Bitboard,
+        order: u32,
+        last: usize,
+        straight: bool,
+        promoted: bool,
+    ) {
         let empty = self.empty_now(caps);
         let targets = self.opp & !caps;
         let mut found = false;
         for d in 0..4 {
-            if R::REMOVE_AT_ONCE && last < 4 && d == opposite(last) {
+            if (R::REMOVE_AT_ONCE && last < 4 && d == opposite(last)) || (d == last && !straight) {
                 continue;
             }
             let mut t = step::<R::Board>(sq, d);
@@ -235,9 +248,9 @@ impl<R: Rules, S: Sink> Captures<'_, R, S> {
                 let first = land;
                 let mut goes_on = false;
                 while land & empty != 0 {
-                    if self.king_can_go_on(land, caps | t, d) {
+                    if self.king_can_go_on(land, caps | t, d, land == first) {
                         goes_on = true;
-                        self.king(land, caps | t, next, d, promoted);
+                        self.king(land, caps | t, next, d, land == first, promoted);
                     }
                     land = step::<R::Board>(land, d);
                 }
@@ -250,8 +263,9 @@ impl<R: Rules, S: Sink> Captures<'_, R, S> {
                 }
                 continue;
             }
+            let first = land;
             while land & empty != 0 {
-                self.king(land, caps | t, next, d, promoted);
+                self.king(land, caps | t, next, d, land == first, promoted);
                 if !R::FLYING_KINGS {
                     break;
                 }
@@ -368,7 +382,7 @@ impl<R: Rules> Position<R> {
             gen.empty = empty | sq;
             if self.kings & sq != 0 {
                 gen.from_king = true;
-                gen.king(sq, 0, 0, 4, false);
+                gen.king(sq, 0, 0, 4, true, false);
             } else {
                 gen.from_king = false;
                 gen.man::<WHITE>(sq, 0, 0);
