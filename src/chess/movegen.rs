@@ -107,6 +107,7 @@ impl Position {
 
     /// Pieces of either colour that alone stand between `color`'s king and an
     /// enemy slider aiming at it.
+    #[inline]
     pub(crate) fn blockers(&self, color: Color) -> Bitboard {
         let ksq = self.king_square(color);
         let theirs = self.colors[color.flip().index()];
