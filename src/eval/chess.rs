@@ -4,7 +4,7 @@
 //! tapered by the material phase (24 = all pieces, 0 = pawns and kings). The
 //! weights live in `chess_params.rs`, flattened here into one feature vector
 //! ([`weights`]); the same code path feeds either a score ([`Score`]-summing
-//! sink) or the tuner's list of feature coefficients ([`Coefficients`]), so
+//! sink) or the tuner's list of feature coefficients ([`crate::eval::Coefficients`]), so
 //! the two can never drift apart.
 //!
 //! Pawn-structure terms depend only on the pawns and kings' files, so they
