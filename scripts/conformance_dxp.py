@@ -132,7 +132,8 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--crown", default=os.path.join(ROOT, "target", "ci", "crown"))
     parser.add_argument("--games", type=int, default=4)
-    parser.add_argument("--movetime", type=int, default=50, help="crown ms per move")
+    parser.add_argument("--movetime", type=int, default=50,
+                        help="crown ms per move; 0: crown uses the GAMEREQ clock (1 min, 75 moves)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--log", help="directory for crown's DXP log and pydraughts' debug log")
     args = parser.parse_args()
@@ -144,8 +145,9 @@ def main():
         os.makedirs(args.log, exist_ok=True)
         logging.basicConfig(filename=os.path.join(args.log, "pydraughts.log"), level=logging.DEBUG)
     port = free_port()
-    command = [args.crown, "dxp", "--listen", str(port), "--movetime", str(args.movetime),
-               "--hash", "16", "--timeout", "60"]
+    command = [args.crown, "dxp", "--listen", str(port), "--hash", "16", "--timeout", "60"]
+    if args.movetime > 0:
+        command += ["--movetime", str(args.movetime)]
     if args.log:
         command += ["--log", os.path.join(args.log, "crown-dxp.log")]
     proc = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
