@@ -216,6 +216,20 @@ mod tests {
     }
 
     #[test]
+    fn many_kings_overflow_the_inline_list() {
+        let pos =
+            International::from_fen("W:WK21-30:BK1,K50", Variant::International).expect("fen");
+        let mut list = MoveList::default();
+        pos.generate(&mut list);
+        assert!(list.len() > 48, "{}", list.len());
+        assert_eq!(pos.count_legal(), list.len() as u64);
+        let mut seen = list.to_vec();
+        seen.sort_by_key(|m| (m.from, m.to));
+        seen.dedup();
+        assert_eq!(seen.len(), list.len());
+    }
+
+    #[test]
     fn outcomes_and_display() {
         let blocked = International::from_fen("W:W46:B41,37", Variant::International).expect("fen");
         assert_eq!(blocked.outcome(&[]), Some(crate::game::Outcome::Win(Side::Black)));
