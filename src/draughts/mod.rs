@@ -221,7 +221,9 @@ mod tests {
             International::from_fen("W:WK21-30:BK1,K50", Variant::International).expect("fen");
         let mut list = MoveList::default();
         pos.generate(&mut list);
-        assert!(list.len() > 48, "{}", list.len());
+        assert!(list.len() > 32, "{}", list.len());
+        assert_eq!(std::mem::size_of::<International>(), 40);
+        assert_eq!(std::mem::size_of::<Move>(), 16);
         assert_eq!(pos.count_legal(), list.len() as u64);
         let mut seen = list.to_vec();
         seen.sort_by_key(|m| (m.from, m.to));
