@@ -14,5 +14,6 @@
 
 pub mod game;
 pub mod perft;
+pub mod tournament;
 
 pub use game::{Game, Side, Variant};
