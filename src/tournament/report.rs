@@ -8,7 +8,7 @@
 
 use super::pgn::GameResult;
 use super::sprt::{Decision, Sprt};
-use super::stats::{Pentanomial, Trinomial};
+use super::stats::{format_elo, Pentanomial, Trinomial};
 use std::collections::HashMap;
 use std::fmt::Write as _;
 
@@ -116,10 +116,10 @@ impl Report {
         );
         if let Some(p) = self.pairings.get(&(a, b)) {
             let t = p.games;
-            let e = if p.pairs.pairs() > 0 { p.pairs.estimate() } else { t.estimate() };
+            let e = t.estimate();
             let _ = write!(
                 out,
-                "Score of {} vs {}: {} - {} - {} [{:.3}] {}  Elo {:.1} +/- {:.1}, LOS {:.1}%, DR {:.1}%, Ptnml {:?}",
+                "Score of {} vs {}: {} - {} - {} [{:.3}] {}  Elo {} +/- {:.1}, LOS {:.1}%, DR {:.1}%, Ptnml {:?}",
                 self.names[a],
                 self.names[b],
                 t.wins,
@@ -127,7 +127,7 @@ impl Report {
                 t.draws,
                 t.points() / t.games().max(1) as f64,
                 t.games(),
-                e.elo,
+                format_elo(e.elo),
                 e.error,
                 e.los * 100.0,
                 t.draw_ratio() * 100.0,
@@ -173,8 +173,10 @@ impl Report {
             let e = p.pairs.estimate();
             let _ = writeln!(
                 out,
-                "Elo: {:.2} +/- {:.2}, nElo: {:.2} (pentanomial)",
-                e.elo, e.error, e.nelo
+                "Elo: {} +/- {:.2}, nElo: {:.2} (pentanomial)",
+                format_elo(e.elo),
+                e.error,
+                e.nelo
             );
             let _ = writeln!(
                 out,
@@ -185,8 +187,10 @@ impl Report {
         } else {
             let _ = writeln!(
                 out,
-                "Elo: {:.2} +/- {:.2}, nElo: {:.2} (trinomial)",
-                tri.elo, tri.error, tri.nelo
+                "Elo: {} +/- {:.2}, nElo: {:.2} (trinomial)",
+                format_elo(tri.elo),
+                tri.error,
+                tri.nelo
             );
             let _ = writeln!(
                 out,
@@ -253,10 +257,10 @@ impl Report {
             let e = t.estimate();
             let _ = writeln!(
                 out,
-                "{:>4} {:<width$} {:>8.1} {:>7.1} {:>6} {:>6.1}% {:>6.1}%",
+                "{:>4} {:<width$} {:>8} {:>7.1} {:>6} {:>6.1}% {:>6.1}%",
                 rank + 1,
                 self.names[i],
-                e.elo,
+                format_elo(e.elo),
                 e.error,
                 t.games(),
                 100.0 * e.score,

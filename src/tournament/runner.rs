@@ -353,7 +353,10 @@ pub fn run<G: Game>(config: &MatchConfig, out: &mut dyn Write) -> Result<MatchSu
         (Some(a), Some(b)) => Some(b.saturating_sub(a)),
         _ => None,
     };
-    let _ = write!(out, "{}", report.all_blocks(&ctx));
+    let last_block = config.rating_interval > 0 && report.finished % config.rating_interval == 0;
+    if !last_block || report.finished == 0 {
+        let _ = write!(out, "{}", report.all_blocks(&ctx));
+    }
     if let Some(d) = report.sprt_decision() {
         let text = match d {
             Decision::H0 => "H0 accepted",

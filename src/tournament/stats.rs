@@ -146,7 +146,7 @@ impl Pentanomial {
     pub fn estimate(&self) -> Estimate {
         let (mu, var, n) = moments(&self.0, &Self::SCORES);
         let se = (var / n.max(1.0)).sqrt();
-        let los = if se > 0.0 { phi((mu - 0.5) / se) } else { 0.5 };
+        let los = if se > 0.0 { phi((mu - 0.5) / se) } else { certain(mu) };
         let nelo = if var > 0.0 { (mu - 0.5) / (2.0 * var).sqrt() * NELO_SCALE } else { 0.0 };
         estimate(mu, var, n, nelo, los)
     }
@@ -162,6 +162,30 @@ pub fn moments(counts: &[u64], scores: &[f64]) -> (f64, f64, f64) {
     let var =
         counts.iter().zip(scores).map(|(&c, &a)| c as f64 * (a - mu).powi(2)).sum::<f64>() / n;
     (mu, var, n)
+}
+
+/// LOS of a sample without variance: certain either way, or a coin flip.
+fn certain(mu: f64) -> f64 {
+    if mu > 0.5 {
+        1.0
+    } else if mu < 0.5 {
+        0.0
+    } else {
+        0.5
+    }
+}
+
+/// Formats an Elo value, showing the clamped extremes of a perfect or a
+/// null score as `+inf` / `-inf`.
+pub fn format_elo(elo: f64) -> String {
+    if elo >= 3000.0 {
+        "+inf".to_string()
+    } else if elo <= -3000.0 {
+        "-inf".to_string()
+    } else {
+        // `+ 0.0` turns a negative zero into a positive one.
+        format!("{:.2}", elo + 0.0)
+    }
 }
 
 fn estimate(mu: f64, var: f64, n: f64, nelo: f64, los: f64) -> Estimate {
