@@ -184,6 +184,9 @@ pub trait Game: Clone + Send + Sync + fmt::Debug + fmt::Display + 'static {
     /// Whether passing the turn (null-move pruning) is a sound idea in this
     /// game. Chess: yes outside zugzwang-prone endings. Draughts: no.
     const NULL_MOVE: bool = false;
+    /// Whether capturing is compulsory (draughts): quiescence search may not
+    /// stand pat while a capture is available.
+    const FORCED_CAPTURES: bool = false;
     /// Size of per-move history tables indexed by [`Game::history_index`].
     const HISTORY_SIZE: usize;
 
@@ -375,6 +378,28 @@ impl fmt::Display for Variant {
     }
 }
 
+/// Runs `$body` with `$G` bound to the position type of `$variant`: the one
+/// place where the variant enum turns into a static type for generic code
+/// (perft, bench, match). Evaluates to `Err(String)` for a variant that is not
+/// built into this binary, else to `Ok($body)`.
+#[macro_export]
+macro_rules! with_game {
+    ($variant:expr, $G:ident => $body:expr) => {{
+        #[allow(unreachable_patterns)]
+        match $variant {
+            $crate::game::Variant::Chess | $crate::game::Variant::Chess960 => {
+                type $G = $crate::chess::Position;
+                Ok($body)
+            }
+            // $crate::game::Variant::International => {
+            //     type $G = $crate::draughts::International;
+            //     Ok($body)
+            // }
+            other => Err(format!("variant {other} is not available in this build")),
+        }
+    }};
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -403,26 +428,4 @@ mod tests {
         list.clear();
         assert!(list.is_empty());
     }
-}
-
-/// Runs `$body` with `$G` bound to the position type of `$variant`: the one
-/// place where the variant enum turns into a static type for generic code
-/// (perft, bench, match). Evaluates to `Err(String)` for a variant that is not
-/// built into this binary, else to `Ok($body)`.
-#[macro_export]
-macro_rules! with_game {
-    ($variant:expr, $G:ident => $body:expr) => {{
-        #[allow(unreachable_patterns)]
-        match $variant {
-            // $crate::game::Variant::Chess | $crate::game::Variant::Chess960 => {
-            //     type $G = $crate::chess::Position;
-            //     Ok($body)
-            // }
-            // $crate::game::Variant::International => {
-            //     type $G = $crate::draughts::International;
-            //     Ok($body)
-            // }
-            other => Err(format!("variant {other} is not available in this build")),
-        }
-    }};
 }

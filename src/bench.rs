@@ -1,0 +1,102 @@
+//! `bench`: a fixed, deterministic single-thread search over positions of
+//! every game. Its total node count is the signature of a commit (it changes
+//! only when the search or the evaluation changes); its speed is the
+//! engine's nodes per second. The last line is `<nodes> nodes <nps> nps`,
+//! the form OpenBench reads.
+//!
+//! Positions: for chess a few classic FENs; for every game, also positions
+//! reached from the start by a fixed pseudo-random walk, so each variant is
+//! covered without hand-written positions per notation.
+
+use crate::engine::pool;
+use crate::eval::Evaluate;
+use crate::game::Variant;
+use crate::protocol::Printer;
+use crate::search::tt::TranspositionTable;
+use crate::search::{Limits, Signals, Silent, Worker};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// Default search depth per position.
+pub const DEFAULT_DEPTH: i32 = 9;
+
+const CHESS_FENS: &[&str] = &[
+    "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+    "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+    "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10",
+    "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+    "6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1",
+    "2r3k1/pp3ppp/2n5/3p4/3P4/2N2N2/PP3PPP/2R3K1 b - - 0 20",
+];
+
+/// Plies of the pseudo-random walks from the start position.
+const WALKS: &[usize] = &[0, 8, 16, 24];
+
+/// Searches each position of `G`'s bench list to `depth` on one thread.
+/// Returns the nodes searched and the time taken.
+pub fn bench<G: Evaluate>(variant: Variant, depth: i32) -> (u64, Duration) {
+    let mut positions: Vec<G> = Vec::new();
+    if variant == Variant::Chess {
+        positions.extend(CHESS_FENS.iter().filter_map(|f| G::from_fen(f, variant).ok()));
+    }
+    for (seed, &plies) in WALKS.iter().enumerate() {
+        positions.push(walk(G::start(variant), plies, seed as u64 + 1));
+    }
+    let tt = Arc::new(TranspositionTable::new(16).expect("16 MB table"));
+    let signals = Arc::new(Signals::default());
+    let mut workers = vec![Worker::<G>::new(0, tt.clone(), signals.clone())];
+    let limits = Limits { depth: Some(depth), ..Limits::default() };
+    let mut nodes = 0;
+    let start = Instant::now();
+    for pos in &positions {
+        tt.clear();
+        workers[0].clear();
+        signals.stop.store(false, std::sync::atomic::Ordering::Relaxed);
+        signals.nodes.store(0, std::sync::atomic::Ordering::Relaxed);
+        pool::search(&mut workers, pos, &[], &limits, &Silent, &signals, Instant::now());
+        nodes += signals.nodes.load(std::sync::atomic::Ordering::Relaxed);
+    }
+    (nodes, start.elapsed())
+}
+
+/// A position `plies` moves into a deterministic pseudo-random game (stops
+/// early at a game end).
+fn walk<G: Evaluate>(mut pos: G, plies: usize, seed: u64) -> G {
+    let mut state = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    for _ in 0..plies {
+        let mut list = G::MoveList::default();
+        pos.generate(&mut list);
+        if list.is_empty() {
+            break;
+        }
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        let mv = list[(state % list.len() as u64) as usize];
+        pos.play(mv);
+    }
+    pos
+}
+
+/// Runs the bench of every game built in and prints one line per game and
+/// the total in OpenBench's form.
+pub fn run_printed(depth: Option<i32>, printer: &Printer) {
+    let depth = depth.unwrap_or(DEFAULT_DEPTH);
+    let mut nodes = 0;
+    let mut time = Duration::ZERO;
+    for variant in Variant::ALL {
+        let result: Result<(u64, Duration), String> =
+            crate::with_game!(variant, G => bench::<G>(variant, depth));
+        if let Ok((n, t)) = result {
+            printer.line(&format!(
+                "{:<14} {:>12} nodes {:>9} nps",
+                variant.name(),
+                n,
+                n as u128 * 1000 / t.as_millis().max(1)
+            ));
+            nodes += n;
+            time += t;
+        }
+    }
+    printer.line(&format!("{nodes} nodes {} nps", nodes as u128 * 1000 / time.as_millis().max(1)));
+}

@@ -1,0 +1,191 @@
+//! The engine: one game's position, its search threads and its table, driven
+//! by commands from a protocol loop.
+//!
+//! [`Engine<G>`] is generic over the game (code that runs per node is
+//! monomorphised); [`Session`] is the enum over every game that a protocol
+//! loop matches once per command. `go` returns at once: the search runs on a
+//! coordinator thread that owns the workers while it runs and hands them back
+//! when it ends, so the protocol loop keeps answering `isready` and `stop`.
+
+pub mod options;
+pub mod pool;
+pub mod session;
+
+use crate::eval::Evaluate;
+use crate::search::params::Params;
+use crate::search::tt::TranspositionTable;
+use crate::search::{Limits, Reporter, Signals, Worker};
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
+use std::thread::JoinHandle;
+use std::time::Instant;
+
+/// One game's engine state.
+pub struct Engine<G: Evaluate> {
+    position: G,
+    /// Keys of the game's positions before `position`, oldest first.
+    history: Vec<u64>,
+    workers: Vec<Worker<G>>,
+    thread_count: usize,
+    running: Option<JoinHandle<Vec<Worker<G>>>>,
+    tt: Arc<TranspositionTable>,
+    signals: Arc<Signals>,
+    params: Params,
+}
+
+impl<G: Evaluate> Engine<G> {
+    /// An engine at `position` with `threads` search threads.
+    pub fn new(
+        position: G,
+        tt: Arc<TranspositionTable>,
+        signals: Arc<Signals>,
+        threads: usize,
+    ) -> Self {
+        let mut engine = Engine {
+            position,
+            history: Vec::new(),
+            workers: Vec::new(),
+            thread_count: threads.max(1),
+            running: None,
+            tt,
+            signals,
+            params: Params::default(),
+        };
+        engine.rebuild_workers();
+        engine
+    }
+
+    fn rebuild_workers(&mut self) {
+        self.workers = (0..self.thread_count)
+            .map(|id| {
+                let mut w = Worker::new(id, self.tt.clone(), self.signals.clone());
+                w.set_params(self.params);
+                w
+            })
+            .collect();
+    }
+
+    /// The current root position.
+    pub fn position(&self) -> &G {
+        &self.position
+    }
+
+    /// Keys of the positions before the root, oldest first.
+    pub fn history(&self) -> &[u64] {
+        &self.history
+    }
+
+    /// Whether a search is running.
+    pub fn is_searching(&self) -> bool {
+        self.running.as_ref().is_some_and(|h| !h.is_finished())
+    }
+
+    /// Waits for a running search to end and takes the workers back.
+    pub fn wait(&mut self) {
+        if let Some(handle) = self.running.take() {
+            match handle.join() {
+                Ok(workers) => self.workers = workers,
+                // A search thread died: start again with fresh workers.
+                Err(_) => self.rebuild_workers(),
+            }
+        }
+    }
+
+    /// Sets the root position and the keys of the game before it.
+    pub fn set_position(&mut self, position: G, history: Vec<u64>) {
+        self.wait();
+        self.position = position;
+        self.history = history;
+    }
+
+    /// Starts a search and returns at once; the reporter hears the result.
+    /// Refused while another search runs.
+    pub fn go<R: Reporter<G> + 'static>(
+        &mut self,
+        limits: Limits<G::Move>,
+        reporter: R,
+    ) -> Result<(), &'static str> {
+        if self.is_searching() {
+            return Err("a search is already running");
+        }
+        self.wait();
+        self.signals.stop.store(false, Ordering::Relaxed);
+        self.signals.pondering.store(limits.ponder, Ordering::Relaxed);
+        self.signals.nodes.store(0, Ordering::Relaxed);
+        self.tt.new_search();
+        let start = Instant::now();
+        let mut workers = std::mem::take(&mut self.workers);
+        let root = self.position.clone();
+        let history = self.history.clone();
+        let signals = self.signals.clone();
+        let spawned = std::thread::Builder::new()
+            .name("crown-search-0".into())
+            .stack_size(pool::STACK_SIZE)
+            .spawn(move || {
+                pool::search(&mut workers, &root, &history, &limits, &reporter, &signals, start);
+                workers
+            });
+        match spawned {
+            Ok(handle) => {
+                self.running = Some(handle);
+                Ok(())
+            }
+            Err(_) => {
+                self.rebuild_workers();
+                Err("cannot start a search thread")
+            }
+        }
+    }
+
+    /// Asks a running search to stop (it reports its best move).
+    pub fn stop(&self) {
+        self.signals.stop.store(true, Ordering::Relaxed);
+    }
+
+    /// Uses `threads` search threads from the next search on.
+    pub fn set_threads(&mut self, threads: usize) {
+        self.wait();
+        self.thread_count = threads.max(1);
+        self.rebuild_workers();
+    }
+
+    /// Switches to another table (after a resize).
+    pub fn set_table(&mut self, tt: Arc<TranspositionTable>) {
+        self.wait();
+        self.tt = tt;
+        for w in &mut self.workers {
+            w.set_table(self.tt.clone());
+        }
+    }
+
+    /// Replaces the search tunables.
+    pub fn set_params(&mut self, params: Params) {
+        self.wait();
+        self.params = params;
+        for w in &mut self.workers {
+            w.set_params(params);
+        }
+    }
+
+    /// Forgets what was learnt in the previous game (histories).
+    pub fn new_game(&mut self) {
+        self.wait();
+        for w in &mut self.workers {
+            w.clear();
+        }
+    }
+
+    /// A static evaluation breakdown of the root (the `eval` command).
+    pub fn trace(&mut self) -> String {
+        use crate::eval::Evaluator;
+        let mut evaluator = G::Evaluator::default();
+        evaluator.trace(&self.position)
+    }
+}
+
+impl<G: Evaluate> Drop for Engine<G> {
+    fn drop(&mut self) {
+        self.stop();
+        self.wait();
+    }
+}

@@ -1,0 +1,255 @@
+//! Engine options, declared once in [`OPTIONS`] and rendered for each
+//! protocol (UCI `option` lines, Hub `param` lines).
+//!
+//! Setting an option is a two-step affair: [`Settings::set`] validates the
+//! text and returns the [`Change`] to apply, leaving the settings untouched
+//! when the value is refused, so a bad `setoption` changes nothing.
+
+use std::fmt;
+
+/// The type and range of an option.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// An integer in `min..=max`.
+    Spin {
+        /// Default value.
+        default: i64,
+        /// Smallest value.
+        min: i64,
+        /// Largest value.
+        max: i64,
+    },
+    /// A boolean.
+    Check {
+        /// Default value.
+        default: bool,
+    },
+    /// An action without a value.
+    Button,
+}
+
+/// One option as the table declares it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Spec {
+    /// The UCI name (case-insensitive on input).
+    pub name: &'static str,
+    /// The Hub parameter name, if Hub offers it.
+    pub hub: Option<&'static str>,
+    /// Type and range.
+    pub kind: Kind,
+}
+
+/// Largest hash table, in MiB.
+pub const MAX_HASH: i64 = 1 << 20;
+/// Largest thread count.
+pub const MAX_THREADS: i64 = 1024;
+
+/// Every option Crown has, in the order `uci` prints them.
+pub const OPTIONS: &[Spec] = &[
+    Spec {
+        name: "Hash",
+        hub: Some("tt-size"),
+        kind: Kind::Spin { default: 16, min: 1, max: MAX_HASH },
+    },
+    Spec {
+        name: "Threads",
+        hub: Some("threads"),
+        kind: Kind::Spin { default: 1, min: 1, max: MAX_THREADS },
+    },
+    Spec { name: "MultiPV", hub: None, kind: Kind::Spin { default: 1, min: 1, max: 256 } },
+    Spec { name: "Ponder", hub: Some("ponder"), kind: Kind::Check { default: false } },
+    Spec { name: "UCI_Chess960", hub: None, kind: Kind::Check { default: false } },
+    Spec { name: "UCI_ShowWDL", hub: None, kind: Kind::Check { default: false } },
+    Spec { name: "Move Overhead", hub: None, kind: Kind::Spin { default: 10, min: 0, max: 5000 } },
+    Spec { name: "Clear Hash", hub: None, kind: Kind::Button },
+];
+
+/// A validated option change for the engine loop to apply.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Change {
+    /// Resize the hash table to this many MiB.
+    Hash(usize),
+    /// Use this many search threads.
+    Threads(usize),
+    /// Report this many principal variations.
+    MultiPv(usize),
+    /// The GUI may ask for pondering.
+    Ponder(bool),
+    /// Chess960 castling notation on or off.
+    Chess960(bool),
+    /// Win/draw/loss estimates in info lines on or off.
+    ShowWdl(bool),
+    /// Milliseconds kept in reserve per move.
+    MoveOverhead(u64),
+    /// Empty the hash table.
+    ClearHash,
+}
+
+/// Why an option was refused.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum OptionError {
+    /// No option has this name.
+    Unknown(String),
+    /// The value is not of the option's type.
+    Invalid {
+        /// Option name.
+        name: &'static str,
+        /// The value given.
+        value: String,
+    },
+    /// The value is outside the option's range.
+    OutOfRange {
+        /// Option name.
+        name: &'static str,
+        /// The value given.
+        value: i64,
+        /// Smallest accepted.
+        min: i64,
+        /// Largest accepted.
+        max: i64,
+    },
+}
+
+impl fmt::Display for OptionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            OptionError::Unknown(name) => write!(f, "unknown option '{name}'"),
+            OptionError::Invalid { name, value } => {
+                write!(f, "invalid value '{value}' for option {name}")
+            }
+            OptionError::OutOfRange { name, value, min, max } => {
+                write!(f, "value {value} for option {name} is outside {min}..{max}")
+            }
+        }
+    }
+}
+
+impl std::error::Error for OptionError {}
+
+/// Finds an option by its UCI or Hub name, ignoring case.
+pub fn find(name: &str) -> Option<&'static Spec> {
+    let name = name.trim();
+    OPTIONS.iter().find(|s| {
+        s.name.eq_ignore_ascii_case(name) || s.hub.is_some_and(|h| h.eq_ignore_ascii_case(name))
+    })
+}
+
+/// Validates `value` for the option `name` and returns the change to apply.
+pub fn parse(name: &str, value: Option<&str>) -> Result<Change, OptionError> {
+    let spec = find(name).ok_or_else(|| OptionError::Unknown(name.trim().to_string()))?;
+    let text = value.map(str::trim).unwrap_or("");
+    let invalid = || OptionError::Invalid { name: spec.name, value: text.to_string() };
+    let int = || -> Result<i64, OptionError> {
+        let Kind::Spin { min, max, .. } = spec.kind else { return Err(invalid()) };
+        // Out-of-range but well-formed numbers get the range message, even
+        // ones too large for i64.
+        let v: i128 = text.parse().map_err(|_| invalid())?;
+        if v < min as i128 || v > max as i128 {
+            let value = v.clamp(i64::MIN as i128, i64::MAX as i128) as i64;
+            return Err(OptionError::OutOfRange { name: spec.name, value, min, max });
+        }
+        Ok(v as i64)
+    };
+    let boolean = || match text.to_ascii_lowercase().as_str() {
+        "true" => Ok(true),
+        "false" => Ok(false),
+        _ => Err(invalid()),
+    };
+    Ok(match spec.name {
+        "Hash" => Change::Hash(int()? as usize),
+        "Threads" => Change::Threads(int()? as usize),
+        "MultiPV" => Change::MultiPv(int()? as usize),
+        "Ponder" => Change::Ponder(boolean()?),
+        "UCI_Chess960" => Change::Chess960(boolean()?),
+        "UCI_ShowWDL" => Change::ShowWdl(boolean()?),
+        "Move Overhead" => Change::MoveOverhead(int()? as u64),
+        "Clear Hash" => Change::ClearHash,
+        _ => return Err(OptionError::Unknown(name.trim().to_string())),
+    })
+}
+
+/// The current values of every option.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Settings {
+    /// Hash table size in MiB.
+    pub hash_mb: usize,
+    /// Search threads.
+    pub threads: usize,
+    /// Principal variations to report.
+    pub multipv: usize,
+    /// Whether the GUI may ponder.
+    pub ponder: bool,
+    /// Chess960 castling notation.
+    pub chess960: bool,
+    /// Win/draw/loss estimates in info lines.
+    pub show_wdl: bool,
+    /// Milliseconds kept in reserve per move.
+    pub move_overhead_ms: u64,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            hash_mb: 16,
+            threads: 1,
+            multipv: 1,
+            ponder: false,
+            chess960: false,
+            show_wdl: false,
+            move_overhead_ms: 10,
+        }
+    }
+}
+
+impl Settings {
+    /// Records a change that the engine has applied successfully.
+    pub fn record(&mut self, change: &Change) {
+        match *change {
+            Change::Hash(mb) => self.hash_mb = mb,
+            Change::Threads(n) => self.threads = n,
+            Change::MultiPv(n) => self.multipv = n,
+            Change::Ponder(on) => self.ponder = on,
+            Change::Chess960(on) => self.chess960 = on,
+            Change::ShowWdl(on) => self.show_wdl = on,
+            Change::MoveOverhead(ms) => self.move_overhead_ms = ms,
+            Change::ClearHash => {}
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn defaults_match_the_table() {
+        let s = Settings::default();
+        for spec in OPTIONS {
+            if let Kind::Spin { default, min, max } = spec.kind {
+                assert!(min <= default && default <= max);
+            }
+        }
+        assert_eq!(
+            find("hash").unwrap().kind,
+            Kind::Spin { default: s.hash_mb as i64, min: 1, max: MAX_HASH }
+        );
+        assert_eq!(find("tt-size").unwrap().name, "Hash");
+    }
+
+    #[test]
+    fn values_are_validated() {
+        assert_eq!(parse("Hash", Some("64")), Ok(Change::Hash(64)));
+        assert_eq!(parse("hash", Some(" 64 ")), Ok(Change::Hash(64)));
+        assert!(matches!(parse("Hash", Some("0")), Err(OptionError::OutOfRange { .. })));
+        assert!(matches!(
+            parse("Hash", Some("99999999999999999999999")),
+            Err(OptionError::OutOfRange { .. })
+        ));
+        assert!(matches!(parse("Hash", Some("lots")), Err(OptionError::Invalid { .. })));
+        assert!(matches!(parse("Hash", None), Err(OptionError::Invalid { .. })));
+        assert_eq!(parse("Ponder", Some("TRUE")), Ok(Change::Ponder(true)));
+        assert!(parse("Ponder", Some("yes")).is_err());
+        assert_eq!(parse("clear hash", None), Ok(Change::ClearHash));
+        assert!(matches!(parse("Style", Some("1")), Err(OptionError::Unknown(_))));
+    }
+}

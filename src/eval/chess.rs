@@ -1,0 +1,525 @@
+//! Chess evaluation: a tapered middlegame/endgame sum of linear terms.
+//!
+//! Every term is `weight[feature] * count`, summed for White minus Black and
+//! tapered by the material phase (24 = all pieces, 0 = pawns and kings). The
+//! weights live in `chess_params.rs`, flattened here into one feature vector
+//! ([`weights`]); the same code path feeds either a score ([`Score`]-summing
+//! sink) or the tuner's list of feature coefficients ([`Coefficients`]), so
+//! the two can never drift apart.
+//!
+//! Pawn-structure terms depend only on the pawns and kings' files, so they
+//! are cached per thread in a small pawn hash table keyed by the pawn
+//! bitboards.
+
+use crate::chess::attacks;
+use crate::chess::{Bitboard, Color, Move, PieceKind, Position, Square};
+use crate::eval::chess_params::*;
+use crate::eval::{Evaluate, Evaluator};
+use crate::game::{Game, Side};
+use crate::search::score::Score;
+use std::sync::OnceLock;
+
+/// Feature offsets into the flat weight vector, in `chess_params.rs` order.
+pub mod feature {
+    /// Material, 6.
+    pub const PIECE_VALUE: usize = 0;
+    /// Piece-square tables, 6 x 64.
+    pub const PSQT: usize = PIECE_VALUE + 6;
+    /// Knight mobility, 9.
+    pub const KNIGHT_MOBILITY: usize = PSQT + 384;
+    /// Bishop mobility, 14.
+    pub const BISHOP_MOBILITY: usize = KNIGHT_MOBILITY + 9;
+    /// Rook mobility, 15.
+    pub const ROOK_MOBILITY: usize = BISHOP_MOBILITY + 14;
+    /// Queen mobility, 28.
+    pub const QUEEN_MOBILITY: usize = ROOK_MOBILITY + 15;
+    /// Passed pawns by rank, 8.
+    pub const PASSED_PAWN: usize = QUEEN_MOBILITY + 28;
+    /// Free passed pawns by rank, 8.
+    pub const PASSED_FREE: usize = PASSED_PAWN + 8;
+    /// Isolated pawn, 1.
+    pub const ISOLATED_PAWN: usize = PASSED_FREE + 8;
+    /// Doubled pawn, 1.
+    pub const DOUBLED_PAWN: usize = ISOLATED_PAWN + 1;
+    /// Backward pawn, 1.
+    pub const BACKWARD_PAWN: usize = DOUBLED_PAWN + 1;
+    /// Connected pawns by rank, 8.
+    pub const CONNECTED_PAWN: usize = BACKWARD_PAWN + 1;
+    /// Bishop pair, 1.
+    pub const BISHOP_PAIR: usize = CONNECTED_PAWN + 8;
+    /// Rook on open file, 1.
+    pub const ROOK_OPEN_FILE: usize = BISHOP_PAIR + 1;
+    /// Rook on semi-open file, 1.
+    pub const ROOK_SEMI_OPEN_FILE: usize = ROOK_OPEN_FILE + 1;
+    /// Outposts (knight, bishop), 2.
+    pub const OUTPOST: usize = ROOK_SEMI_OPEN_FILE + 1;
+    /// King zone attacks by kind, 4.
+    pub const KING_ATTACK: usize = OUTPOST + 2;
+    /// Missing shelter pawns, 1.
+    pub const SHELTER_MISSING: usize = KING_ATTACK + 4;
+    /// Pawn storm, 1.
+    pub const PAWN_STORM: usize = SHELTER_MISSING + 1;
+    /// Threats by pawns, 4.
+    pub const THREAT_BY_PAWN: usize = PAWN_STORM + 1;
+    /// Threats by minors, 2.
+    pub const THREAT_BY_MINOR: usize = THREAT_BY_PAWN + 4;
+    /// Threat by rook, 1.
+    pub const THREAT_BY_ROOK: usize = THREAT_BY_MINOR + 2;
+    /// Tempo, 1.
+    pub const TEMPO: usize = THREAT_BY_ROOK + 1;
+    /// Number of features.
+    pub const COUNT: usize = TEMPO + 1;
+}
+
+/// The weights of `chess_params.rs` as one vector indexed by feature.
+pub fn weights() -> &'static [S] {
+    static WEIGHTS: OnceLock<Vec<S>> = OnceLock::new();
+    WEIGHTS.get_or_init(|| {
+        let mut w = Vec::with_capacity(feature::COUNT);
+        w.extend_from_slice(&PIECE_VALUE);
+        for table in &PSQT {
+            w.extend_from_slice(table);
+        }
+        w.extend_from_slice(&KNIGHT_MOBILITY);
+        w.extend_from_slice(&BISHOP_MOBILITY);
+        w.extend_from_slice(&ROOK_MOBILITY);
+        w.extend_from_slice(&QUEEN_MOBILITY);
+        w.extend_from_slice(&PASSED_PAWN);
+        w.extend_from_slice(&PASSED_FREE);
+        w.extend_from_slice(&[ISOLATED_PAWN, DOUBLED_PAWN, BACKWARD_PAWN]);
+        w.extend_from_slice(&CONNECTED_PAWN);
+        w.extend_from_slice(&[BISHOP_PAIR, ROOK_OPEN_FILE, ROOK_SEMI_OPEN_FILE]);
+        w.extend_from_slice(&OUTPOST);
+        w.extend_from_slice(&KING_ATTACK);
+        w.extend_from_slice(&[SHELTER_MISSING, PAWN_STORM]);
+        w.extend_from_slice(&THREAT_BY_PAWN);
+        w.extend_from_slice(&THREAT_BY_MINOR);
+        w.extend_from_slice(&[THREAT_BY_ROOK, TEMPO]);
+        debug_assert_eq!(w.len(), feature::COUNT);
+        w
+    })
+}
+
+/// Where evaluation terms go: summed into a score, or listed for the tuner.
+pub trait Sink {
+    /// Adds `count` occurrences of `feature` for White (negative for Black).
+    fn add(&mut self, feature: usize, count: i32);
+}
+
+/// Sums terms into middlegame and endgame scores (White's view).
+#[derive(Default)]
+struct Sum {
+    mg: i32,
+    eg: i32,
+}
+
+impl Sink for Sum {
+    #[inline]
+    fn add(&mut self, feature: usize, count: i32) {
+        let (mg, eg) = weights()[feature];
+        self.mg += mg * count;
+        self.eg += eg * count;
+    }
+}
+
+/// The tuner's view: per-feature coefficients (White minus Black).
+#[derive(Clone, Debug, Default)]
+pub struct Coefficients {
+    /// Sparse (feature, count) pairs; a feature may appear more than once.
+    pub terms: Vec<(u16, i16)>,
+}
+
+impl Sink for Coefficients {
+    fn add(&mut self, feature: usize, count: i32) {
+        if count != 0 {
+            self.terms.push((feature as u16, count.clamp(i16::MIN as i32, i16::MAX as i32) as i16));
+        }
+    }
+}
+
+/// Phase weights of the non-pawn pieces (knight, bishop, rook, queen).
+const PHASE: [i32; 6] = [0, 1, 1, 2, 4, 0];
+/// The phase of the start position.
+pub const MAX_PHASE: i32 = 24;
+
+fn sign(color: Color) -> i32 {
+    if color == Side::White {
+        1
+    } else {
+        -1
+    }
+}
+
+fn relative_rank(color: Color, sq: Square) -> usize {
+    if color == Side::White {
+        sq.rank().index()
+    } else {
+        7 - sq.rank().index()
+    }
+}
+
+/// A mask of the files adjacent to `sq`'s file.
+fn adjacent_files(sq: Square) -> Bitboard {
+    let file = Bitboard::file(sq.file());
+    file.east() | file.west()
+}
+
+/// Squares in front of `sq` (towards the enemy) on its file and the adjacent ones.
+fn front_span(color: Color, sq: Square) -> Bitboard {
+    let mut span = Bitboard::from_square(sq);
+    span = span | span.east() | span.west();
+    let mut ahead = Bitboard(0);
+    let mut ray = span.forward(color);
+    while ray.any() {
+        ahead = ahead | ray;
+        ray = ray.forward(color);
+    }
+    ahead
+}
+
+/// The material phase, 0 (pawn ending) to 24 (opening), clamped.
+pub fn phase(pos: &Position) -> i32 {
+    let mut phase = 0;
+    for kind in PieceKind::ALL {
+        phase += PHASE[kind.index()] * pos.kind(kind).count() as i32;
+    }
+    phase.min(MAX_PHASE)
+}
+
+/// Evaluates every term of `pos` into `sink` (White's view).
+pub fn terms<T: Sink>(pos: &Position, sink: &mut T) {
+    material_and_squares(pos, sink);
+    pawn_structure(pos, sink);
+    for color in Side::BOTH {
+        pieces(pos, color, sink);
+        king_safety(pos, color, sink);
+    }
+    sink.add(feature::TEMPO, sign(pos.side_to_move()));
+}
+
+fn material_and_squares<T: Sink>(pos: &Position, sink: &mut T) {
+    for color in Side::BOTH {
+        let s = sign(color);
+        for kind in PieceKind::ALL {
+            let bb = pos.pieces(color, kind);
+            sink.add(feature::PIECE_VALUE + kind.index(), s * bb.count() as i32);
+            for sq in bb {
+                let index = sq.relative(color).index();
+                sink.add(feature::PSQT + kind.index() * 64 + index, s);
+            }
+        }
+        if pos.pieces(color, PieceKind::Bishop).more_than_one() {
+            sink.add(feature::BISHOP_PAIR, s);
+        }
+    }
+}
+
+fn pawn_structure<T: Sink>(pos: &Position, sink: &mut T) {
+    for color in Side::BOTH {
+        let s = sign(color);
+        let own = pos.pieces(color, PieceKind::Pawn);
+        let enemy = pos.pieces(color.flip(), PieceKind::Pawn);
+        let enemy_attacks = enemy.pawn_attacks(color.flip());
+        let own_attacks = own.pawn_attacks(color);
+        for sq in own {
+            let rank = relative_rank(color, sq);
+            let span = front_span(color, sq);
+            let file_ahead = span & Bitboard::file(sq.file());
+            if (enemy & span).is_empty() && (own & file_ahead).is_empty() {
+                sink.add(feature::PASSED_PAWN + rank, s);
+                let stop = Bitboard::from_square(sq).forward(color);
+                if (stop & pos.occupancy()).is_empty() {
+                    sink.add(feature::PASSED_FREE + rank, s);
+                }
+            }
+            let neighbours = own & adjacent_files(sq);
+            if neighbours.is_empty() {
+                sink.add(feature::ISOLATED_PAWN, s);
+            }
+            if (own & file_ahead).any() {
+                sink.add(feature::DOUBLED_PAWN, s);
+            }
+            let bit = Bitboard::from_square(sq);
+            let supported = (own_attacks & bit).any();
+            let phalanx = (own & (bit.east() | bit.west())).any();
+            if supported || phalanx {
+                sink.add(feature::CONNECTED_PAWN + rank, s);
+            } else if neighbours.any() {
+                // Backward: every neighbour is ahead and the stop square is
+                // controlled by an enemy pawn.
+                let behind = front_span(color.flip(), sq) | (bit.east() | bit.west());
+                let stop = bit.forward(color);
+                if (neighbours & behind).is_empty() && (stop & enemy_attacks).any() {
+                    sink.add(feature::BACKWARD_PAWN, s);
+                }
+            }
+        }
+    }
+}
+
+fn pieces<T: Sink>(pos: &Position, color: Color, sink: &mut T) {
+    let s = sign(color);
+    let occupied = pos.occupancy();
+    let own_pawns = pos.pieces(color, PieceKind::Pawn);
+    let enemy_pawns = pos.pieces(color.flip(), PieceKind::Pawn);
+    let enemy_pawn_attacks = enemy_pawns.pawn_attacks(color.flip());
+    let own_pawn_attacks = own_pawns.pawn_attacks(color);
+    let area = !(own_pawns | pos.pieces(color, PieceKind::King) | enemy_pawn_attacks);
+    let enemy_king_zone = {
+        let k = pos.king_square(color.flip());
+        attacks::king(k) | Bitboard::from_square(k)
+    };
+    let mut attacked_by_minor = Bitboard(0);
+    let mut attacked_by_rook = Bitboard(0);
+
+    for (k, kind) in [PieceKind::Knight, PieceKind::Bishop, PieceKind::Rook, PieceKind::Queen]
+        .into_iter()
+        .enumerate()
+    {
+        for sq in pos.pieces(color, kind) {
+            let reach = match kind {
+                PieceKind::Knight => attacks::knight(sq),
+                PieceKind::Bishop => attacks::bishop(sq, occupied),
+                PieceKind::Rook => attacks::rook(sq, occupied),
+                _ => attacks::queen(sq, occupied),
+            };
+            let mobility = (reach & area).count() as usize;
+            let base = [
+                feature::KNIGHT_MOBILITY,
+                feature::BISHOP_MOBILITY,
+                feature::ROOK_MOBILITY,
+                feature::QUEEN_MOBILITY,
+            ][k];
+            let cap = [8, 13, 14, 27][k];
+            sink.add(base + mobility.min(cap), s);
+            let zone = (reach & enemy_king_zone).count() as i32;
+            if zone > 0 {
+                sink.add(feature::KING_ATTACK + k, s * zone);
+            }
+            match kind {
+                PieceKind::Knight | PieceKind::Bishop => {
+                    attacked_by_minor = attacked_by_minor | reach;
+                    let safe = (front_span(color, sq) & !Bitboard::file(sq.file()) & enemy_pawns).is_empty();
+                    let rank = relative_rank(color, sq);
+                    if safe && (3..=5).contains(&rank) && own_pawn_attacks.has(sq) {
+                        sink.add(feature::OUTPOST + k, s);
+                    }
+                }
+                PieceKind::Rook => {
+                    attacked_by_rook = attacked_by_rook | reach;
+                    let file = Bitboard::file(sq.file());
+                    if (file & own_pawns).is_empty() {
+                        if (file & enemy_pawns).is_empty() {
+                            sink.add(feature::ROOK_OPEN_FILE, s);
+                        } else {
+                            sink.add(feature::ROOK_SEMI_OPEN_FILE, s);
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+
+    // Threats against this side's pieces come from the enemy's attacks:
+    // counted here from the attacker's view as a penalty for the victim.
+    let enemy = color.flip();
+    for (k, kind) in [PieceKind::Knight, PieceKind::Bishop, PieceKind::Rook, PieceKind::Queen]
+        .into_iter()
+        .enumerate()
+    {
+        let victims = pos.pieces(enemy, kind);
+        let by_pawn = (victims & own_pawn_attacks).count() as i32;
+        if by_pawn > 0 {
+            sink.add(feature::THREAT_BY_PAWN + k, -s * by_pawn);
+        }
+        if k >= 2 {
+            let by_minor = (victims & attacked_by_minor).count() as i32;
+            if by_minor > 0 {
+                sink.add(feature::THREAT_BY_MINOR + k - 2, -s * by_minor);
+            }
+        }
+    }
+    let queens_hit = (pos.pieces(enemy, PieceKind::Queen) & attacked_by_rook).count() as i32;
+    if queens_hit > 0 {
+        sink.add(feature::THREAT_BY_ROOK, -s * queens_hit);
+    }
+}
+
+fn king_safety<T: Sink>(pos: &Position, color: Color, sink: &mut T) {
+    let s = sign(color);
+    let king = pos.king_square(color);
+    let own_pawns = pos.pieces(color, PieceKind::Pawn);
+    let enemy_pawns = pos.pieces(color.flip(), PieceKind::Pawn);
+    let files = Bitboard::file(king.file()) | adjacent_files(king);
+    let ahead = front_span(color, king) | Bitboard::from_square(king);
+    let mut missing = 0;
+    for file in 0..8u8 {
+        let Some(f) = crate::chess::File::new(file) else { continue };
+        let column = Bitboard::file(f);
+        if (column & files).any() && (column & own_pawns & ahead).is_empty() {
+            missing += 1;
+        }
+    }
+    sink.add(feature::SHELTER_MISSING, s * missing);
+    // Enemy pawns within reach of the king's shelter.
+    let storm_zone = ahead & files;
+    let near: Bitboard = {
+        let mut zone = Bitboard(0);
+        let mut row = Bitboard::from_square(king).forward(color);
+        for _ in 0..3 {
+            zone = zone | row;
+            row = row.forward(color);
+        }
+        let mut band = Bitboard(0);
+        for sq in zone {
+            band = band | Bitboard::rank(sq.rank());
+        }
+        band
+    };
+    let storm = (enemy_pawns & storm_zone & near).count() as i32;
+    sink.add(feature::PAWN_STORM, s * storm);
+}
+
+/// Endgame scale in 1/64: drawish material shrinks the endgame score.
+fn endgame_scale(pos: &Position, eg: i32) -> i32 {
+    let strong = if eg > 0 { Side::White } else { Side::Black };
+    let weak = strong.flip();
+    let pawns = pos.pieces(strong, PieceKind::Pawn).count();
+    let non_pawn = |c: Color| -> i32 {
+        [PieceKind::Knight, PieceKind::Bishop, PieceKind::Rook, PieceKind::Queen]
+            .iter()
+            .map(|&k| pos.pieces(c, k).count() as i32 * PIECE_VALUE[k.index()].1)
+            .sum()
+    };
+    let (strong_np, weak_np) = (non_pawn(strong), non_pawn(weak));
+    if pawns == 0 && strong_np - weak_np <= PIECE_VALUE[PieceKind::Bishop.index()].1 {
+        // Without pawns, a minor piece's advantage rarely wins.
+        return if strong_np < PIECE_VALUE[PieceKind::Rook.index()].1 { 0 } else { 16 };
+    }
+    let wb = pos.pieces(Side::White, PieceKind::Bishop);
+    let bb = pos.pieces(Side::Black, PieceKind::Bishop);
+    let only_bishops = strong_np == PIECE_VALUE[PieceKind::Bishop.index()].1
+        && weak_np == PIECE_VALUE[PieceKind::Bishop.index()].1;
+    if only_bishops && wb.count() == 1 && bb.count() == 1 {
+        let light = Bitboard(0x55AA_55AA_55AA_55AA);
+        if ((wb & light).any()) != ((bb & light).any()) {
+            return 24;
+        }
+    }
+    64
+}
+
+/// Combines the tapered sums of `pos` into a score for the side to move.
+fn finish(pos: &Position, sum: &Sum) -> Score {
+    let phase = phase(pos);
+    let eg = sum.eg * endgame_scale(pos, sum.eg) / 64;
+    let white = (sum.mg * phase + eg * (MAX_PHASE - phase)) / MAX_PHASE;
+    if pos.side_to_move() == Side::White {
+        white
+    } else {
+        -white
+    }
+}
+
+/// The chess evaluator. Stateless for now (the pawn terms are cheap enough
+/// without a pawn hash at this size).
+#[derive(Clone, Default)]
+pub struct ChessEvaluator;
+
+impl Evaluator<Position> for ChessEvaluator {
+    fn evaluate(&mut self, pos: &Position) -> Score {
+        let mut sum = Sum::default();
+        terms(pos, &mut sum);
+        finish(pos, &sum)
+    }
+
+    fn trace(&mut self, pos: &Position) -> String {
+        let mut sum = Sum::default();
+        terms(pos, &mut sum);
+        let score = finish(pos, &sum);
+        let white = if pos.side_to_move() == Side::White { score } else { -score };
+        format!(
+            "middlegame {} endgame {} phase {}/{}\nFinal evaluation: {:+.2} (white side)",
+            sum.mg,
+            sum.eg,
+            phase(pos),
+            MAX_PHASE,
+            white as f64 / 100.0
+        )
+    }
+}
+
+impl Evaluate for Position {
+    type Evaluator = ChessEvaluator;
+
+    #[inline]
+    fn tactical_value(&self, mv: Move) -> Score {
+        let victim = self.captured(mv).map_or(0, |k| PIECE_VALUE[k.index()].0);
+        let promotion = self.promotion(mv).map_or(0, |k| PIECE_VALUE[k.index()].0);
+        let attacker = self.moved_piece(mv).map_or(0, |p| p.kind.index() as i32);
+        (victim + promotion) * 8 - attacker
+    }
+
+    #[inline]
+    fn see_ge(&self, mv: Move, threshold: Score) -> bool {
+        Position::see_ge(self, mv, threshold)
+    }
+
+    #[inline]
+    fn null_move_safe(&self) -> bool {
+        let us = self.side_to_move();
+        let pawns_and_king = self.pieces(us, PieceKind::Pawn) | self.pieces(us, PieceKind::King);
+        (self.color(us) & !pawns_and_king).any()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::Variant;
+
+    fn eval(fen: &str) -> Score {
+        ChessEvaluator.evaluate(&Position::from_fen(fen, Variant::Chess).unwrap())
+    }
+
+    #[test]
+    fn weights_cover_every_feature() {
+        assert_eq!(weights().len(), feature::COUNT);
+    }
+
+    #[test]
+    fn symmetric_positions_score_the_tempo_only() {
+        let start = eval("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
+        let tempo = (TEMPO.0 * MAX_PHASE) / MAX_PHASE;
+        assert_eq!(start, tempo);
+        // Mirrored positions evaluate the same for the side to move.
+        let a = eval("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3");
+        let b = eval("rnbqkb1r/pppp1ppp/5n2/4p3/4P3/2N5/PPPP1PPP/R1BQKBNR b KQkq - 2 3");
+        assert_eq!(a, b);
+    }
+
+    #[test]
+    fn material_counts() {
+        assert!(eval("4k3/8/8/8/8/8/8/3QK3 w - - 0 1") > 700);
+        assert!(eval("4k3/8/8/8/8/8/8/3QK3 b - - 0 1") < -700);
+        // A lone minor piece cannot win: scaled to zero in the endgame.
+        assert!(eval("4k3/8/8/8/8/8/8/3NK3 w - - 0 1").abs() < 60);
+    }
+
+    #[test]
+    fn coefficients_times_weights_equal_the_evaluation() {
+        let pos = Position::from_fen(
+            "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP2BPPP/R2QKB1R w KQ - 0 8",
+            Variant::Chess,
+        )
+        .unwrap();
+        let mut coefficients = Coefficients::default();
+        terms(&pos, &mut coefficients);
+        let mut sum = Sum::default();
+        for &(f, c) in &coefficients.terms {
+            sum.add(f as usize, c as i32);
+        }
+        assert_eq!(finish(&pos, &sum), ChessEvaluator.evaluate(&pos));
+    }
+}

@@ -1,0 +1,48 @@
+//! Evaluation: how good a position is for the side to move, kept apart from
+//! the rules so that rules stay rules.
+//!
+//! [`Evaluate`] extends a [`Game`] with what the search needs to know beyond
+//! the rules: a static evaluator (with its own per-thread state, such as a pawn
+//! hash table) and cheap tactical knowledge for move ordering and pruning.
+//! Scores are from the side to move's point of view and stay within
+//! `±EVAL_LIMIT`, so they are never mistaken for mate scores.
+
+pub mod chess;
+pub mod chess_params;
+
+use crate::game::Game;
+use crate::search::score::Score;
+
+/// A static evaluator with per-thread state.
+pub trait Evaluator<G: Game>: Default + Clone + Send {
+    /// The score of `pos` for its side to move.
+    fn evaluate(&mut self, pos: &G) -> Score;
+    /// A human-readable breakdown (the UCI `eval` command).
+    fn trace(&mut self, pos: &G) -> String {
+        format!("evaluation: {} (side to move)", self.evaluate(pos))
+    }
+}
+
+/// A game the search can play: rules plus evaluation knowledge.
+pub trait Evaluate: Game {
+    /// The evaluator each search thread owns.
+    type Evaluator: Evaluator<Self>;
+
+    /// Ordering value of a tactical move (captures, promotions): larger is
+    /// searched first (most valuable victim, least valuable attacker).
+    fn tactical_value(&self, mv: Self::Move) -> Score;
+
+    /// Static exchange: whether `mv` wins at least `threshold` material when
+    /// both sides recapture on its square with their cheapest pieces. Games
+    /// without a meaningful exchange (draughts) answer `true`.
+    fn see_ge(&self, _mv: Self::Move, _threshold: Score) -> bool {
+        true
+    }
+
+    /// Whether passing the turn is safe from zugzwang here (chess: the side
+    /// to move has a piece other than pawns and king). Only asked when
+    /// [`Game::NULL_MOVE`] is true.
+    fn null_move_safe(&self) -> bool {
+        false
+    }
+}

@@ -1,0 +1,688 @@
+//! UCI: parsing of GUI lines into [`Command`]s and the UCI engine loop.
+//!
+//! Parsing is a pre-pass of our own for the commands that vampirc-uci 0.11
+//! gets wrong (see the project notes: it panics on `go depth 300`, drops
+//! `ponder`, loses moves after a double space or `0000`, rejects Shredder-FEN
+//! and four-field FENs, mangles option names, accepts `isreadyfoo`), with
+//! vampirc-uci kept for the simple one-word commands and for serialising the
+//! `id`, `option`, `uciok` and `readyok` lines, which it gets right. The info
+//! line is written here because vampirc-uci misspells `currmovenumber`.
+//!
+//! Invariant: no input line can panic the parser; every number is parsed
+//! wide and saturated or refused with a message.
+
+use crate::engine::options::{self, Change, Kind, Settings, OPTIONS};
+use crate::engine::Engine;
+use crate::eval::Evaluate;
+use crate::game::{Game, Variant};
+use crate::protocol::{spawn_reader, Command, Go, Parsed, Printer, Setup};
+use crate::search::score::{mate_in_moves, MATE};
+use crate::search::tt::TranspositionTable;
+use crate::search::{Info, Limits, Reporter, ScoreBound, Signals};
+use crate::time::Clock;
+use std::io::BufRead;
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+use vampirc_uci::{Serializable, UciMessage, UciOptionConfig};
+
+/// Deepest `go depth` accepted (deeper requests are clamped).
+pub const MAX_DEPTH: u32 = 120;
+
+/// Parses one UCI line.
+pub fn parse(line: &str) -> Parsed {
+    let mut tokens = line.split_whitespace();
+    let Some(head) = tokens.next() else { return Ok(None) };
+    let rest: Vec<&str> = tokens.collect();
+    let no_args = |cmd: Command| {
+        if rest.is_empty() {
+            Ok(Some(cmd))
+        } else {
+            Err(format!("unexpected '{}' after {head}", rest.join(" ")))
+        }
+    };
+    match head {
+        // The one-word commands go through vampirc-uci, on the exact word
+        // only (it would also take "isreadyfoo").
+        "uci" | "isready" | "ucinewgame" | "stop" | "ponderhit" | "quit" => {
+            let cmd = match vampirc_uci::parse_one(head) {
+                UciMessage::Uci => Command::Hello,
+                UciMessage::IsReady => Command::IsReady,
+                UciMessage::UciNewGame => Command::NewGame,
+                UciMessage::Stop => Command::Stop,
+                UciMessage::PonderHit => Command::PonderHit,
+                UciMessage::Quit => Command::Quit,
+                _ => return Err(format!("cannot parse '{head}'")),
+            };
+            // `stop` and `quit` must work even with junk after them.
+            if matches!(cmd, Command::Stop | Command::Quit) {
+                Ok(Some(cmd))
+            } else {
+                no_args(cmd)
+            }
+        }
+        "debug" => match rest.as_slice() {
+            ["on"] => Ok(Some(Command::Debug(true))),
+            ["off"] => Ok(Some(Command::Debug(false))),
+            _ => Err("debug takes 'on' or 'off'".into()),
+        },
+        "register" => Ok(Some(Command::Register)),
+        "setoption" => parse_setoption(&rest).map(Some),
+        "position" => parse_position(&rest).map(Some),
+        "go" => parse_go(&rest).map(Some),
+        "bench" => match rest.as_slice() {
+            [] => Ok(Some(Command::Bench(None))),
+            [depth, ..] => parse_number::<u32>("bench depth", depth)
+                .map(|d| Some(Command::Bench(Some(d.clamp(1, MAX_DEPTH))))),
+        },
+        "d" => no_args(Command::Display),
+        "eval" => no_args(Command::Eval),
+        _ => Err(format!("unknown command '{}'", truncate(head, 40))),
+    }
+}
+
+/// A prefix of `text` for messages, cut on a character boundary.
+fn truncate(text: &str, chars: usize) -> String {
+    let cut: String = text.chars().take(chars).collect();
+    if cut.len() < text.len() {
+        format!("{cut}...")
+    } else {
+        cut
+    }
+}
+
+fn parse_number<T: TryFrom<i128>>(what: &str, text: &str) -> Result<T, String> {
+    let wide: i128 =
+        text.parse().map_err(|_| format!("{what}: '{}' is not a number", truncate(text, 20)))?;
+    T::try_from(wide).map_err(|_| format!("{what}: {} is out of range", truncate(text, 20)))
+}
+
+/// A non-negative count, saturated at the type's maximum.
+fn parse_count<T: TryFrom<i128> + Copy>(what: &str, text: &str, max: T) -> Result<T, String> {
+    let wide: i128 =
+        text.parse().map_err(|_| format!("{what}: '{}' is not a number", truncate(text, 20)))?;
+    if wide < 0 {
+        return Err(format!("{what}: {wide} is negative"));
+    }
+    Ok(T::try_from(wide).unwrap_or(max))
+}
+
+/// Milliseconds: negative values are kept (clocks can run negative in some
+/// GUIs) and saturated to the i64 range.
+fn parse_millis(what: &str, text: &str) -> Result<i64, String> {
+    let wide: i128 =
+        text.parse().map_err(|_| format!("{what}: '{}' is not a number", truncate(text, 20)))?;
+    Ok(wide.clamp(i64::MIN as i128, i64::MAX as i128) as i64)
+}
+
+fn parse_setoption(rest: &[&str]) -> Result<Command, String> {
+    let ["name", tail @ ..] = rest else {
+        return Err("setoption needs 'name <id> [value <x>]'".into());
+    };
+    let split = tail.iter().position(|&t| t == "value");
+    let (name, value) = match split {
+        Some(i) => (&tail[..i], Some(&tail[i + 1..])),
+        None => (tail, None),
+    };
+    if name.is_empty() {
+        return Err("setoption: missing option name".into());
+    }
+    let value = value.map(|v| v.join(" "));
+    if value.as_deref() == Some("") {
+        return Err(format!("setoption: missing value for '{}'", name.join(" ")));
+    }
+    Ok(Command::SetOption { name: name.join(" "), value })
+}
+
+fn parse_position(rest: &[&str]) -> Result<Command, String> {
+    let moves_at = rest.iter().position(|&t| t == "moves");
+    let (head, moves) = match moves_at {
+        Some(i) => (&rest[..i], &rest[i + 1..]),
+        None => (rest, &[][..]),
+    };
+    let setup = match head {
+        ["startpos"] => Setup::Start,
+        ["fen", fields @ ..] if !fields.is_empty() => Setup::Fen(fields.join(" ")),
+        ["fen"] => return Err("position fen: missing FEN".into()),
+        _ => {
+            return Err(
+                "position needs 'startpos' or 'fen <FEN>', then optionally 'moves ...'".into()
+            )
+        }
+    };
+    Ok(Command::Position { setup, moves: moves.iter().map(|m| m.to_string()).collect() })
+}
+
+const GO_KEYWORDS: &[&str] = &[
+    "searchmoves",
+    "ponder",
+    "wtime",
+    "btime",
+    "winc",
+    "binc",
+    "movestogo",
+    "depth",
+    "nodes",
+    "mate",
+    "movetime",
+    "infinite",
+    "perft",
+];
+
+fn parse_go(rest: &[&str]) -> Result<Command, String> {
+    let mut go = Go::default();
+    let mut i = 0;
+    let value = |i: usize, key: &str| -> Result<&str, String> {
+        rest.get(i + 1).copied().ok_or_else(|| format!("go {key}: missing value"))
+    };
+    while i < rest.len() {
+        let key = rest[i];
+        match key {
+            "infinite" => go.infinite = true,
+            "ponder" => go.ponder = true,
+            "searchmoves" => {
+                while let Some(&mv) = rest.get(i + 1) {
+                    if GO_KEYWORDS.contains(&mv) {
+                        break;
+                    }
+                    go.searchmoves.push(mv.to_string());
+                    i += 1;
+                }
+                i += 1;
+                continue;
+            }
+            "perft" => {
+                let depth = parse_count::<u32>("go perft", value(i, key)?, u32::MAX)?;
+                return Ok(Command::Perft(depth.min(64)));
+            }
+            "wtime" | "btime" | "winc" | "binc" => {
+                let ms = parse_millis(key, value(i, key)?)?;
+                *match key {
+                    "wtime" => &mut go.wtime,
+                    "btime" => &mut go.btime,
+                    "winc" => &mut go.winc,
+                    _ => &mut go.binc,
+                } = Some(ms);
+                i += 1;
+            }
+            "movestogo" => {
+                let n = parse_count::<u32>(key, value(i, key)?, u32::MAX)?;
+                go.movestogo = (n > 0).then_some(n);
+                i += 1;
+            }
+            "depth" => {
+                let d = parse_count::<u32>(key, value(i, key)?, u32::MAX)?;
+                go.depth = Some(d.clamp(1, MAX_DEPTH));
+                i += 1;
+            }
+            "nodes" => {
+                go.nodes = Some(parse_count::<u64>(key, value(i, key)?, u64::MAX)?.max(1));
+                i += 1;
+            }
+            "mate" => {
+                go.mate = Some(parse_count::<u32>(key, value(i, key)?, u32::MAX)?.clamp(1, 200));
+                i += 1;
+            }
+            "movetime" => {
+                go.movetime = Some(parse_count::<u64>(key, value(i, key)?, u64::MAX)?);
+                i += 1;
+            }
+            other => return Err(format!("go: unknown parameter '{}'", truncate(other, 30))),
+        }
+        i += 1;
+    }
+    Ok(Command::Go(go))
+}
+
+/// Win/draw/loss per mille from a score (a logistic model of engine games).
+pub fn wdl(score: i32) -> (u32, u32, u32) {
+    if let Some(moves) = mate_in_moves(score) {
+        return if moves > 0 { (1000, 0, 0) } else { (0, 0, 1000) };
+    }
+    let p = |s: f64| 1.0 / (1.0 + (-(s - 200.0) / 60.0).exp());
+    let win = (p(score as f64) * 1000.0).round() as u32;
+    let loss = (p(-score as f64) * 1000.0).round() as u32;
+    let (win, loss) = (win.min(1000), loss.min(1000 - win.min(1000)));
+    (win, 1000 - win - loss, loss)
+}
+
+/// Prints search output as UCI lines.
+pub struct UciReporter {
+    printer: Printer,
+    show_wdl: bool,
+}
+
+impl<G: Game> Reporter<G> for UciReporter {
+    fn info(&self, root: &G, info: &Info<G::Move>) {
+        let mut line = format!("info depth {} seldepth {}", info.depth, info.seldepth);
+        if info.multipv > 0 {
+            line += &format!(" multipv {}", info.multipv);
+        }
+        match mate_in_moves(info.score) {
+            Some(moves) => line += &format!(" score mate {moves}"),
+            None => line += &format!(" score cp {}", info.score),
+        }
+        match info.bound {
+            ScoreBound::Lower => line += " lowerbound",
+            ScoreBound::Upper => line += " upperbound",
+            ScoreBound::Exact => {}
+        }
+        if self.show_wdl {
+            let (w, d, l) = wdl(info.score);
+            line += &format!(" wdl {w} {d} {l}");
+        }
+        let ms = info.time.as_millis().max(1);
+        let nps = info.nodes as u128 * 1000 / ms;
+        line += &format!(
+            " nodes {} nps {} hashfull {} time {}",
+            info.nodes,
+            nps,
+            info.hashfull,
+            info.time.as_millis()
+        );
+        if !info.pv.is_empty() {
+            line += " pv";
+            let mut pos = root.clone();
+            for &mv in &info.pv {
+                line.push(' ');
+                line += &pos.move_text(mv);
+                pos.play(mv);
+            }
+        }
+        self.printer.line(&line);
+    }
+
+    fn current_move(&self, root: &G, mv: G::Move, number: usize, depth: i32) {
+        self.printer.line(&format!(
+            "info depth {depth} currmove {} currmovenumber {number}",
+            root.move_text(mv)
+        ));
+    }
+
+    fn best_move(&self, root: &G, best: Option<G::Move>, ponder: Option<G::Move>) {
+        let Some(best) = best else {
+            self.printer.line("bestmove (none)");
+            return;
+        };
+        let mut line = format!("bestmove {}", root.move_text(best));
+        if let Some(reply) = ponder {
+            let mut after = root.clone();
+            after.play(best);
+            line += &format!(" ponder {}", after.move_text(reply));
+        }
+        self.printer.line(&line);
+    }
+}
+
+/// The `uci` handshake reply: id, every option, uciok.
+pub fn handshake() -> Vec<String> {
+    let mut lines = vec![UciMessage::Id {
+        name: Some(format!("Crown {}", env!("CARGO_PKG_VERSION"))),
+        author: None,
+    }
+    .serialize()];
+    lines.push(
+        UciMessage::Id { name: None, author: Some("the Crown developers".into()) }.serialize(),
+    );
+    for spec in OPTIONS {
+        let config = match spec.kind {
+            Kind::Spin { default, min, max } => UciOptionConfig::Spin {
+                name: spec.name.into(),
+                default: Some(default),
+                min: Some(min),
+                max: Some(max),
+            },
+            Kind::Check { default } => {
+                UciOptionConfig::Check { name: spec.name.into(), default: Some(default) }
+            }
+            Kind::Button => UciOptionConfig::Button { name: spec.name.into() },
+        };
+        lines.push(UciMessage::Option(config).serialize());
+    }
+    lines.push(UciMessage::UciOk.serialize());
+    lines
+}
+
+/// The UCI engine loop for game `G` (chess: standard and Chess960).
+pub struct UciLoop<G: Evaluate> {
+    engine: Engine<G>,
+    settings: Settings,
+    tt: Arc<TranspositionTable>,
+    signals: Arc<Signals>,
+    printer: Printer,
+}
+
+impl<G: Evaluate> UciLoop<G> {
+    /// Reads commands from `input` until `quit` or end of input.
+    pub fn run(input: impl BufRead + Send + 'static, printer: Printer) {
+        let signals = Arc::new(Signals::default());
+        let settings = Settings::default();
+        let tt = match TranspositionTable::new(settings.hash_mb) {
+            Ok(tt) => Arc::new(tt),
+            Err(e) => {
+                printer.line(&format!("info string error: {e}"));
+                return;
+            }
+        };
+        let engine =
+            Engine::new(G::start(Variant::Chess), tt.clone(), signals.clone(), settings.threads);
+        let mut state = UciLoop { engine, settings, tt, signals: signals.clone(), printer };
+        let commands = spawn_reader(input, parse, signals);
+        for parsed in commands {
+            match parsed {
+                Ok(Some(command)) => {
+                    if !state.handle(command) {
+                        break;
+                    }
+                }
+                Ok(None) => {}
+                Err(message) => state.error(&message),
+            }
+        }
+        state.engine.stop();
+        state.engine.wait();
+    }
+
+    fn error(&self, message: &str) {
+        self.printer.line(&format!("info string error: {message}"));
+    }
+
+    fn variant(&self) -> Variant {
+        if self.settings.chess960 {
+            Variant::Chess960
+        } else {
+            Variant::Chess
+        }
+    }
+
+    /// Handles one command; false means quit.
+    fn handle(&mut self, command: Command) -> bool {
+        match command {
+            Command::Hello => {
+                for line in handshake() {
+                    self.printer.line(&line);
+                }
+            }
+            Command::IsReady => self.printer.line(&UciMessage::ReadyOk.serialize()),
+            Command::Debug(_) | Command::Register => {}
+            Command::SetOption { name, value } => self.set_option(&name, value.as_deref()),
+            Command::NewGame => {
+                self.engine.wait();
+                self.tt.clear();
+                self.engine.new_game();
+            }
+            Command::Position { setup, moves } => self.set_position(setup, &moves),
+            Command::Go(go) => self.go(go),
+            Command::Stop => self.engine.stop(),
+            Command::PonderHit => self.signals.pondering.store(false, Ordering::Relaxed),
+            Command::Quit => return false,
+            Command::Perft(depth) => {
+                self.engine.wait();
+                self.perft(depth);
+            }
+            Command::Bench(depth) => {
+                self.engine.wait();
+                crate::bench::run_printed(depth.map(|d| d as i32), &self.printer);
+            }
+            Command::Display => {
+                self.engine.wait();
+                for line in self.engine.position().to_string().lines() {
+                    self.printer.line(line);
+                }
+            }
+            Command::Eval => {
+                self.engine.wait();
+                for line in self.engine.trace().lines() {
+                    self.printer.line(line);
+                }
+            }
+        }
+        true
+    }
+
+    fn set_option(&mut self, name: &str, value: Option<&str>) {
+        let change = match options::parse(name, value) {
+            Ok(change) => change,
+            Err(e) => return self.error(&e.to_string()),
+        };
+        match change {
+            Change::Hash(mb) => {
+                self.engine.wait();
+                match TranspositionTable::new(mb) {
+                    Ok(tt) => {
+                        self.tt = Arc::new(tt);
+                        self.engine.set_table(self.tt.clone());
+                    }
+                    Err(e) => {
+                        return self.error(&format!("{e}; keeping {} MB", self.settings.hash_mb));
+                    }
+                }
+            }
+            Change::Threads(n) => self.engine.set_threads(n),
+            Change::ClearHash => {
+                self.engine.wait();
+                self.tt.clear();
+            }
+            Change::Chess960(on) if on != self.settings.chess960 => {
+                // Re-read the current position in the new castling mode.
+                self.engine.wait();
+                let fen = self.engine.position().to_fen();
+                let variant = if on { Variant::Chess960 } else { Variant::Chess };
+                if let Ok(pos) = G::from_fen(&fen, variant) {
+                    let history = self.engine.history().to_vec();
+                    self.engine.set_position(pos, history);
+                }
+            }
+            _ => {}
+        }
+        self.settings.record(&change);
+    }
+
+    fn set_position(&mut self, setup: Setup, moves: &[String]) {
+        let variant = self.variant();
+        let start = match &setup {
+            Setup::Start => G::start(variant),
+            Setup::Fen(text) => match G::from_fen(text, variant) {
+                Ok(pos) => pos,
+                Err(e) => {
+                    return self.error(&format!("invalid FEN '{}': {e}", truncate(text, 100)))
+                }
+            },
+        };
+        let mut pos = start;
+        let mut history = Vec::with_capacity(moves.len());
+        for (i, text) in moves.iter().enumerate() {
+            match pos.parse_move(text) {
+                Ok(mv) => {
+                    history.push(pos.hash());
+                    pos.play(mv);
+                }
+                Err(e) => {
+                    return self.error(&format!(
+                        "move {} '{}' in position command: {e}; position unchanged",
+                        i + 1,
+                        truncate(text, 20)
+                    ));
+                }
+            }
+        }
+        self.engine.set_position(pos, history);
+    }
+
+    fn go(&mut self, go: Go) {
+        if self.engine.is_searching() {
+            return self.error("go while searching; send stop first");
+        }
+        let pos = self.engine.position().clone();
+        let white = pos.side_to_move() == crate::game::Side::White;
+        let (time, inc) = if white { (go.wtime, go.winc) } else { (go.btime, go.binc) };
+        let millis = |v: i64| Duration::from_millis(v.max(0) as u64);
+        let mut searchmoves = Vec::new();
+        for text in &go.searchmoves {
+            match pos.parse_move(text) {
+                Ok(mv) => searchmoves.push(mv),
+                Err(e) => {
+                    self.error(&format!("searchmoves '{}': {e}; ignored", truncate(text, 20)))
+                }
+            }
+        }
+        let limits = Limits {
+            clock: time.map(|t| Clock {
+                remaining: millis(t),
+                increment: millis(inc.unwrap_or(0)),
+                moves_to_go: go.movestogo,
+            }),
+            movetime: go.movetime.map(Duration::from_millis),
+            depth: go.depth.map(|d| d as i32),
+            nodes: go.nodes,
+            mate: go.mate.map(|m| m as i32),
+            infinite: go.infinite
+                || (time.is_none()
+                    && go.movetime.is_none()
+                    && go.depth.is_none()
+                    && go.nodes.is_none()
+                    && go.mate.is_none()),
+            ponder: go.ponder,
+            searchmoves,
+            multipv: self.settings.multipv,
+            overhead: Duration::from_millis(self.settings.move_overhead_ms),
+        };
+        let reporter =
+            UciReporter { printer: self.printer.clone(), show_wdl: self.settings.show_wdl };
+        if let Err(e) = self.engine.go(limits, reporter) {
+            self.error(e);
+        }
+    }
+
+    fn perft(&self, depth: u32) {
+        let pos = self.engine.position();
+        let start = Instant::now();
+        let counts = crate::perft::divide(pos, depth.max(1), self.settings.threads);
+        for (text, count) in &counts {
+            self.printer.line(&format!("{text}: {count}"));
+        }
+        let nodes: u64 = if depth == 0 { 1 } else { counts.iter().map(|(_, n)| n).sum() };
+        let ms = start.elapsed().as_millis().max(1);
+        self.printer.line("");
+        self.printer.line(&format!("Nodes searched: {nodes}"));
+        self.printer.line(&format!(
+            "info string perft {nodes} nodes {ms} ms {} nps",
+            nodes as u128 * 1000 / ms
+        ));
+    }
+}
+
+/// The score a mate-in-`n` report corresponds to (tests and tools).
+pub fn mate_score(moves: i32) -> i32 {
+    if moves > 0 {
+        MATE - (2 * moves - 1)
+    } else {
+        -MATE + 2 * (-moves)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ok(line: &str) -> Command {
+        parse(line).unwrap_or_else(|e| panic!("{line}: {e}")).unwrap()
+    }
+
+    #[test]
+    fn simple_commands_need_the_exact_word() {
+        assert_eq!(ok("isready"), Command::IsReady);
+        assert_eq!(ok("  isready \r\n"), Command::IsReady);
+        assert!(parse("isreadyfoo").is_err());
+        assert!(parse("ucinewgamex").is_err());
+        assert_eq!(parse("   "), Ok(None));
+        assert_eq!(ok("stop now"), Command::Stop);
+    }
+
+    #[test]
+    fn go_never_overflows() {
+        let Command::Go(go) = ok("go depth 300 movestogo 300 wtime 1000") else { panic!() };
+        assert_eq!(go.depth, Some(MAX_DEPTH));
+        assert_eq!(go.movestogo, Some(300));
+        let Command::Go(go) = ok("go ponder wtime 1000 btime 1000 winc 10 binc 10") else {
+            panic!()
+        };
+        assert!(go.ponder);
+        assert_eq!(go.binc, Some(10));
+        let Command::Go(go) = ok("go wtime -500 nodes 999999999999999999999999999") else {
+            panic!()
+        };
+        assert_eq!(go.wtime, Some(-500));
+        assert_eq!(go.nodes, Some(u64::MAX));
+        assert!(parse("go depth 5 garbage").is_err());
+        assert!(parse("go depth").is_err());
+        assert!(parse("go depth -3").is_err());
+        assert!(parse("go depth ５").is_err());
+        assert_eq!(ok("go perft 3"), Command::Perft(3));
+        let Command::Go(go) = ok("go searchmoves e2e4 d2d4 depth 3") else { panic!() };
+        assert_eq!(go.searchmoves, vec!["e2e4", "d2d4"]);
+        assert_eq!(go.depth, Some(3));
+    }
+
+    #[test]
+    fn position_keeps_every_move() {
+        let want =
+            Command::Position { setup: Setup::Start, moves: vec!["e2e4".into(), "e7e5".into()] };
+        assert_eq!(ok("position startpos moves  e2e4   e7e5"), want);
+        let Command::Position { moves, .. } = ok("position startpos moves e2e4 0000 e7e5") else {
+            panic!()
+        };
+        assert_eq!(moves.len(), 3);
+        let Command::Position { setup, .. } =
+            ok("position fen 4k3/8/8/8/8/8/8/4K2R w H - moves e1h1")
+        else {
+            panic!()
+        };
+        assert_eq!(setup, Setup::Fen("4k3/8/8/8/8/8/8/4K2R w H -".into()));
+        assert!(parse("position").is_err());
+        assert!(parse("position fen").is_err());
+        assert!(parse("position somewhere").is_err());
+    }
+
+    #[test]
+    fn setoption_names_and_values() {
+        let set = |name: &str, value: Option<&str>| Command::SetOption {
+            name: name.into(),
+            value: value.map(String::from),
+        };
+        assert_eq!(ok("setoption name Clear Hash"), set("Clear Hash", None));
+        assert_eq!(ok("setoption name ValueMg value 5"), set("ValueMg", Some("5")));
+        assert_eq!(ok("setoption name Pawn ValueMg value 5"), set("Pawn ValueMg", Some("5")));
+        assert_eq!(ok("setoption  name  Hash  value  64 "), set("Hash", Some("64")));
+        assert_eq!(ok("setoption name Path value C:/my dir/x"), set("Path", Some("C:/my dir/x")));
+        assert!(parse("setoption name Style value").is_err());
+        assert!(parse("setoption Hash 5").is_err());
+        assert!(parse("setoption name").is_err());
+    }
+
+    #[test]
+    fn wdl_sums_to_1000() {
+        for s in [-32000, -2000, -300, -50, 0, 50, 300, 2000, 32000 - 5] {
+            let (w, d, l) = wdl(s);
+            assert_eq!(w + d + l, 1000, "{s}");
+        }
+        assert!(wdl(500).0 > wdl(100).0);
+    }
+
+    #[test]
+    fn handshake_lists_every_option_once() {
+        let lines = handshake();
+        assert!(lines[0].starts_with("id name Crown"));
+        assert_eq!(lines.last().unwrap(), "uciok");
+        for spec in OPTIONS {
+            let prefix = format!("option name {} type", spec.name);
+            assert_eq!(lines.iter().filter(|l| l.starts_with(&prefix)).count(), 1, "{}", spec.name);
+        }
+    }
+
+    #[test]
+    fn mate_scores_map_back() {
+        assert_eq!(mate_in_moves(mate_score(3)), Some(3));
+        assert_eq!(mate_in_moves(mate_score(-2)), Some(-2));
+    }
+}

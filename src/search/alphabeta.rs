@@ -1,0 +1,600 @@
+//! The tree search: principal variation search with quiescence, as numbered
+//! steps, each with the reason it exists.
+//!
+//! Node kinds are marker types ([`Pv`], [`NonPv`]) with associated consts, so
+//! the compiler builds a specialised copy of the search for each; the root
+//! has its own loop ([`Worker::search_root`]) over the sorted root moves.
+//!
+//! Invariants: scores are from the side to move's point of view; a mate
+//! found at ply `p` scores `MATE - p`; a search that was stopped returns a
+//! meaningless value that every caller discards (it checks `stopped` first).
+
+use crate::eval::{Evaluate, Evaluator};
+use crate::game::{Game, NoMoveResult};
+use crate::search::ordering::{is_bad_tactical, MovePicker};
+use crate::search::score::{is_mate, Score, DRAW, EVAL_LIMIT, INFINITE, MATE, MAX_PLY};
+use crate::search::tt::{Bound, Entry, Store};
+use crate::search::worker::Worker;
+
+/// A node kind, known at compile time.
+pub trait NodeKind {
+    /// Principal-variation node: searched with an open window, never pruned
+    /// by a table cutoff.
+    const PV: bool;
+}
+
+/// A node on the principal variation.
+pub struct Pv;
+/// A node searched with a null window.
+pub struct NonPv;
+
+impl NodeKind for Pv {
+    const PV: bool = true;
+}
+impl NodeKind for NonPv {
+    const PV: bool = false;
+}
+
+/// Quiet moves remembered per node for the history malus.
+const QUIETS_TRACKED: usize = 64;
+
+fn no_move_score<G: Game>(pos: &G, ply: usize) -> Score {
+    match pos.no_move_result() {
+        NoMoveResult::Loss => -MATE + ply as Score,
+        NoMoveResult::Draw => DRAW,
+        NoMoveResult::Win => MATE - ply as Score,
+    }
+}
+
+fn tt_cutoff(entry: &Entry, depth: i32, alpha: Score, beta: Score) -> bool {
+    entry.depth >= depth
+        && match entry.bound {
+            Bound::Exact => true,
+            Bound::Lower => entry.score >= beta,
+            Bound::Upper => entry.score <= alpha,
+            Bound::None => false,
+        }
+}
+
+impl<G: Evaluate> Worker<G> {
+    fn static_eval(&mut self, pos: &G) -> Score {
+        self.eval.evaluate(pos).clamp(-EVAL_LIMIT, EVAL_LIMIT)
+    }
+
+    /// Plays `mv` on a copy of `pos` and pushes the child's key.
+    #[inline]
+    fn enter(&mut self, pos: &G, mv: G::Move, ply: usize) -> G {
+        let mut child = pos.clone();
+        child.play(mv);
+        self.keys.push(child.hash());
+        self.frames[ply].played = Some(pos.history_index(mv));
+        self.frames[ply].null = false;
+        child
+    }
+
+    #[inline]
+    fn leave(&mut self) {
+        self.keys.pop();
+    }
+
+    fn update_pv(&mut self, ply: usize, mv: G::Move) {
+        let (head, tail) = self.pv.split_at_mut(ply + 1);
+        let line = &mut head[ply];
+        line.clear();
+        line.push(mv);
+        line.extend_from_slice(&tail[0]);
+    }
+
+    /// The root: every root move from the current PV index on, in the order
+    /// of the previous iteration. Records each move's score and PV.
+    /// `current`, when given, hears of each root move as it is started.
+    pub(crate) fn search_root(
+        &mut self,
+        pos: &G,
+        depth: i32,
+        mut alpha: Score,
+        beta: Score,
+        current: Option<&dyn Fn(G::Move, usize)>,
+    ) -> Score {
+        let mut best = -INFINITE;
+        self.pv[0].clear();
+        self.history.clear_killers(0);
+        for index in self.pv_index..self.root_moves.len() {
+            let mv = self.root_moves[index].mv;
+            if let Some(report) = current {
+                report(mv, index + 1);
+            }
+            let child = self.enter(pos, mv, 0);
+            let extension = i32::from(child.in_check());
+            let new_depth = depth - 1 + extension;
+            let seldepth_before = self.seldepth;
+            self.seldepth = 0;
+            let mut score;
+            if index == self.pv_index {
+                score = -self.search::<Pv>(&child, new_depth, -beta, -alpha, 1, false);
+            } else {
+                // Late root moves are reduced a little when quiet.
+                let reduce = depth >= 3 && index >= self.pv_index + 3 && !pos.is_tactical(mv);
+                let reduced = if reduce { new_depth - 1 } else { new_depth };
+                score = -self.search::<NonPv>(&child, reduced, -alpha - 1, -alpha, 1, true);
+                if score > alpha && reduced < new_depth {
+                    score = -self.search::<NonPv>(&child, new_depth, -alpha - 1, -alpha, 1, false);
+                }
+                if score > alpha && score < beta {
+                    score = -self.search::<Pv>(&child, new_depth, -beta, -alpha, 1, false);
+                }
+            }
+            self.leave();
+            if self.stopped {
+                self.seldepth = self.seldepth.max(seldepth_before);
+                return best;
+            }
+            let seldepth = self.seldepth;
+            self.seldepth = self.seldepth.max(seldepth_before);
+            let rm = &mut self.root_moves[index];
+            if index == self.pv_index || score > alpha {
+                rm.score = score;
+                rm.seldepth = seldepth;
+                rm.pv.clear();
+                rm.pv.push(mv);
+                rm.pv.extend_from_slice(&self.pv[1]);
+            } else {
+                rm.score = -INFINITE;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    alpha = score;
+                    if score >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        best
+    }
+
+    /// The main search below the root.
+    pub(crate) fn search<N: NodeKind>(
+        &mut self,
+        pos: &G,
+        mut depth: i32,
+        mut alpha: Score,
+        mut beta: Score,
+        ply: usize,
+        cut_node: bool,
+    ) -> Score {
+        let in_check = pos.in_check();
+
+        // Step 1: horizon. Quiescence resolves captures so that the static
+        // evaluation is only ever taken in a quiet position.
+        if depth <= 0 && !in_check {
+            return self.qsearch::<N>(pos, alpha, beta, ply);
+        }
+        depth = depth.max(1);
+
+        // Step 2: stop signal, node count, selective depth.
+        if self.should_stop() {
+            return DRAW;
+        }
+        self.count_node();
+        self.seldepth = self.seldepth.max(ply + 1);
+        self.pv[ply].clear();
+
+        // Step 3: draws by rule and repetition: the game ends there, so the
+        // search must too (a repeated position inside the tree counts once).
+        if pos.rule_draw() || self.is_repetition(pos.reversible_plies()) {
+            return DRAW;
+        }
+        if ply >= MAX_PLY - 2 {
+            return if in_check { DRAW } else { self.static_eval(pos) };
+        }
+
+        // Step 4: mate distance pruning: no line from here can beat a mate
+        // already found closer to the root.
+        alpha = alpha.max(-MATE + ply as Score);
+        beta = beta.min(MATE - ply as Score - 1);
+        if alpha >= beta {
+            return alpha;
+        }
+
+        // Step 5: transposition table. A deep enough stored bound ends a
+        // null-window node at once; its move is tried first in any case.
+        let excluded = self.frames[ply].excluded;
+        let key = pos.hash();
+        let entry = if excluded.is_none() { self.tt.probe(key, ply) } else { None };
+        if let Some(e) = &entry {
+            if !N::PV && tt_cutoff(e, depth, alpha, beta) {
+                return e.score;
+            }
+        }
+
+        // Step 6: static evaluation, refined by a stored bound when it is
+        // more precise.
+        let eval = if in_check {
+            None
+        } else {
+            let raw = match &entry {
+                Some(e) => e.eval,
+                None => self.static_eval(pos),
+            };
+            Some(match &entry {
+                Some(e) if e.bound == Bound::Lower && e.score > raw && !is_mate(e.score) => e.score,
+                Some(e) if e.bound == Bound::Upper && e.score < raw && !is_mate(e.score) => e.score,
+                _ => raw,
+            })
+        };
+        self.frames[ply].eval = eval;
+        let improving = match (eval, ply.checked_sub(2).and_then(|p| self.frames[p].eval)) {
+            (Some(now), Some(before)) => now > before,
+            (Some(_), None) => true,
+            _ => false,
+        };
+        self.history.clear_killers(ply);
+        let params = self.params;
+
+        if let (false, Some(eval), None) = (N::PV, eval, excluded) {
+            // Step 7: reverse futility pruning: so far above beta that a
+            // quiet move will not bring the opponent back.
+            let margin = params.rfp_margin * (depth - i32::from(improving));
+            if depth <= params.rfp_depth && eval - margin >= beta && !is_mate(beta) {
+                return (eval + beta) / 2;
+            }
+
+            // Step 8: null move pruning: if passing still fails high, a real
+            // move will too (unsound in zugzwang, hence `null_move_safe`).
+            let after_null = ply > 0 && self.frames[ply - 1].null;
+            if G::NULL_MOVE && depth >= 3 && eval >= beta && !after_null && pos.null_move_safe() {
+                let reduction = params.nmp_base
+                    + depth / params.nmp_divisor
+                    + ((eval - beta) / params.nmp_eval_divisor).min(3);
+                let mut child = pos.clone();
+                child.play_null();
+                self.keys.push(child.hash());
+                self.frames[ply].null = true;
+                self.frames[ply].played = None;
+                let score = -self.search::<NonPv>(
+                    &child,
+                    depth - reduction,
+                    -beta,
+                    -beta + 1,
+                    ply + 1,
+                    !cut_node,
+                );
+                self.frames[ply].null = false;
+                self.leave();
+                if self.stopped {
+                    return DRAW;
+                }
+                if score >= beta {
+                    return if is_mate(score) { beta } else { score };
+                }
+            }
+        }
+
+        // Step 9: internal iterative reduction: a node with no stored move
+        // is probably not important enough to search at full depth.
+        let tt_key = entry.as_ref().map_or(0, |e| e.mv);
+        if depth >= 4 && tt_key == 0 && (N::PV || cut_node) && excluded.is_none() {
+            depth -= 1;
+        }
+
+        // Step 10: generate; no legal move ends the game.
+        let mut list = G::MoveList::default();
+        pos.generate(&mut list);
+        if list.is_empty() {
+            return no_move_score(pos, ply);
+        }
+        let tt_move = if tt_key != 0 {
+            list.iter().copied().find(|&m| G::move_key(m) == tt_key)
+        } else {
+            None
+        };
+        let previous = ply.checked_sub(1).and_then(|p| self.frames[p].played);
+        let mut picker = MovePicker::new(pos, list, tt_move, &self.history, ply, previous);
+
+        let mut best_score = -INFINITE;
+        let mut best_move = None;
+        let mut searched = 0;
+        let mut quiets = [G::Move::default(); QUIETS_TRACKED];
+        let mut quiet_count = 0;
+        let mut skip_quiets = false;
+
+        while let Some((mv, order)) = picker.next() {
+            if Some(mv) == excluded {
+                continue;
+            }
+            let quiet = !pos.is_tactical(mv);
+            if quiet && skip_quiets {
+                continue;
+            }
+
+            // Step 11: shallow-depth pruning, once a move that does not lose
+            // has been found.
+            if best_score > -crate::search::score::MATE_BOUND && searched > 0 {
+                if quiet {
+                    // Late move pruning: late quiet moves at low depth.
+                    let limit = (params.lmp_base + depth * depth) / (2 - i32::from(improving));
+                    if depth <= 8 && quiet_count as i32 >= limit {
+                        skip_quiets = true;
+                        continue;
+                    }
+                    // Futility: the evaluation is too far below alpha.
+                    if let Some(eval) = eval {
+                        let margin = params.futility_base + params.futility_margin * depth;
+                        if depth <= params.futility_depth && eval + margin <= alpha {
+                            skip_quiets = true;
+                            continue;
+                        }
+                    }
+                    if depth <= 8 && !pos.see_ge(mv, -params.see_quiet_margin * depth) {
+                        continue;
+                    }
+                } else if depth <= 6 && !pos.see_ge(mv, -params.see_capture_margin * depth * depth)
+                {
+                    continue;
+                }
+            }
+
+            // Step 12: singular extension: when the stored move is much
+            // better than every other, it deserves a deeper look.
+            let mut extension = 0;
+            if let (Some(e), true) = (&entry, Some(mv) == tt_move) {
+                if depth >= 8
+                    && ply > 0
+                    && excluded.is_none()
+                    && e.bound == Bound::Lower
+                    && e.depth >= depth - 3
+                    && !is_mate(e.score)
+                {
+                    let singular_beta = e.score - params.singular_margin * depth / 100;
+                    self.frames[ply].excluded = Some(mv);
+                    let score = self.search::<NonPv>(
+                        pos,
+                        (depth - 1) / 2,
+                        singular_beta - 1,
+                        singular_beta,
+                        ply,
+                        cut_node,
+                    );
+                    self.frames[ply].excluded = None;
+                    if self.stopped {
+                        return DRAW;
+                    }
+                    if score < singular_beta {
+                        extension = 1;
+                    } else if singular_beta >= beta {
+                        // Multi-cut: several moves beat beta.
+                        return singular_beta;
+                    }
+                }
+            }
+
+            let child = self.enter(pos, mv, ply);
+            searched += 1;
+            if quiet && quiet_count < QUIETS_TRACKED {
+                quiets[quiet_count] = mv;
+                quiet_count += 1;
+            }
+            // Step 13: check extension: a check is forcing, so its line is
+            // short and worth resolving.
+            let gives_check = child.in_check();
+            if gives_check {
+                extension = extension.max(1);
+            }
+            let new_depth = depth - 1 + extension;
+
+            // Step 14: late move reductions: late quiet moves are searched
+            // shallower first and only re-searched when they surprise.
+            let mut score;
+            if depth >= 3 && searched > 1 + usize::from(N::PV) && (quiet || is_bad_tactical(order))
+            {
+                let mut r = self.lmr[(depth as usize).min(63)][searched.min(63)] as i32;
+                r += i32::from(!improving) + i32::from(cut_node);
+                r -= i32::from(N::PV) + i32::from(gives_check);
+                if quiet {
+                    r -= self.history.quiet_score(pos, mv) / 8192;
+                }
+                let reduced = (new_depth - r.max(0)).clamp(1, new_depth.max(1));
+                score = -self.search::<NonPv>(&child, reduced, -alpha - 1, -alpha, ply + 1, true);
+                if score > alpha && reduced < new_depth {
+                    score = -self.search::<NonPv>(
+                        &child,
+                        new_depth,
+                        -alpha - 1,
+                        -alpha,
+                        ply + 1,
+                        !cut_node,
+                    );
+                }
+            } else if !N::PV || searched > 1 {
+                score = -self.search::<NonPv>(
+                    &child,
+                    new_depth,
+                    -alpha - 1,
+                    -alpha,
+                    ply + 1,
+                    !cut_node,
+                );
+            } else {
+                score = -INFINITE;
+            }
+            // Step 15: principal variation search: only the first move, or a
+            // move that beat alpha with a null window, gets the full window.
+            if N::PV && (searched == 1 || (score > alpha && score < beta)) {
+                score = -self.search::<Pv>(&child, new_depth, -beta, -alpha, ply + 1, false);
+            }
+            self.leave();
+            if self.stopped {
+                return DRAW;
+            }
+
+            if score > best_score {
+                best_score = score;
+                if score > alpha {
+                    best_move = Some(mv);
+                    if N::PV {
+                        self.update_pv(ply, mv);
+                    }
+                    if score >= beta {
+                        // Step 16: a cutoff teaches the ordering heuristics.
+                        if quiet {
+                            self.history.update_quiet(
+                                pos,
+                                mv,
+                                &quiets[..quiet_count],
+                                depth,
+                                ply,
+                                previous,
+                                params.history_bonus_max,
+                            );
+                        }
+                        break;
+                    }
+                    alpha = score;
+                }
+            }
+        }
+
+        if searched == 0 {
+            // Every move was excluded or pruned: the singular test's answer
+            // is "fail low"; otherwise at least one move is always searched.
+            return if excluded.is_some() { alpha } else { no_move_score(pos, ply) };
+        }
+
+        // Step 17: store the result for later visits and other threads.
+        if excluded.is_none() {
+            let bound = if best_score >= beta {
+                Bound::Lower
+            } else if N::PV && best_move.is_some() {
+                Bound::Exact
+            } else {
+                Bound::Upper
+            };
+            self.tt.store(
+                key,
+                ply,
+                Store {
+                    mv: best_move.map_or(0, G::move_key),
+                    score: best_score,
+                    eval: eval.unwrap_or(0),
+                    depth,
+                    bound,
+                },
+            );
+        }
+        best_score
+    }
+
+    /// Quiescence search: only tactical moves, until the position is quiet,
+    /// so the static evaluation is never taken in the middle of an exchange.
+    pub(crate) fn qsearch<N: NodeKind>(
+        &mut self,
+        pos: &G,
+        mut alpha: Score,
+        beta: Score,
+        ply: usize,
+    ) -> Score {
+        if self.should_stop() {
+            return DRAW;
+        }
+        self.count_node();
+        self.seldepth = self.seldepth.max(ply + 1);
+        self.pv[ply].clear();
+        if pos.rule_draw() {
+            return DRAW;
+        }
+        let in_check = pos.in_check();
+        if ply >= MAX_PLY - 2 {
+            return if in_check { DRAW } else { self.static_eval(pos) };
+        }
+
+        // Step 1: a stored bound may already answer.
+        let key = pos.hash();
+        let entry = self.tt.probe(key, ply);
+        if let Some(e) = &entry {
+            if !N::PV && tt_cutoff(e, 0, alpha, beta) {
+                return e.score;
+            }
+        }
+
+        // Step 2: the tactical moves (all evasions when in check).
+        let mut list = G::MoveList::default();
+        pos.generate_tactical(&mut list);
+        if list.is_empty() {
+            if in_check {
+                return no_move_score(pos, ply);
+            }
+            if G::FORCED_CAPTURES && pos.count_legal() == 0 {
+                return no_move_score(pos, ply);
+            }
+        }
+
+        // Step 3: stand pat: the side to move may decline every capture,
+        // unless it is in check or captures are compulsory.
+        let may_stand = !in_check && !(G::FORCED_CAPTURES && !list.is_empty());
+        let mut best_score = -INFINITE;
+        let mut eval = 0;
+        if may_stand {
+            eval = match &entry {
+                Some(e) => e.eval,
+                None => self.static_eval(pos),
+            };
+            best_score = eval;
+            if eval >= beta {
+                return eval;
+            }
+            alpha = alpha.max(eval);
+        }
+
+        let tt_move = entry
+            .as_ref()
+            .filter(|e| e.mv != 0)
+            .and_then(|e| list.iter().copied().find(|&m| G::move_key(m) == e.mv));
+        let mut picker = MovePicker::new(pos, list, tt_move, &self.history, ply, None);
+        let mut best_move = None;
+        while let Some((mv, _)) = picker.next() {
+            // Step 4: losing exchanges are not worth resolving.
+            if may_stand && !pos.see_ge(mv, 0) {
+                continue;
+            }
+            let child = self.enter(pos, mv, ply);
+            let score = -self.qsearch::<N>(&child, -beta, -alpha, ply + 1);
+            self.leave();
+            if self.stopped {
+                return DRAW;
+            }
+            if score > best_score {
+                best_score = score;
+                if score > alpha {
+                    best_move = Some(mv);
+                    if N::PV {
+                        self.update_pv(ply, mv);
+                    }
+                    if score >= beta {
+                        break;
+                    }
+                    alpha = score;
+                }
+            }
+        }
+        if best_score == -INFINITE {
+            // In check with only losing-looking evasions pruned cannot
+            // happen (nothing is pruned in check); keep a sane value anyway.
+            best_score = eval;
+        }
+        let bound = if best_score >= beta { Bound::Lower } else { Bound::Upper };
+        self.tt.store(
+            key,
+            ply,
+            Store {
+                mv: best_move.map_or(0, G::move_key),
+                score: best_score,
+                eval,
+                depth: 0,
+                bound,
+            },
+        );
+        best_score
+    }
+}

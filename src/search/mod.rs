@@ -1,0 +1,163 @@
+//! The search: iterative deepening over a principal-variation alpha-beta
+//! search with quiescence, generic over any [`crate::eval::Evaluate`] game.
+//!
+//! * [`worker`]: one search thread's state and its iterative deepening loop.
+//! * [`alphabeta`]: the numbered steps of the tree search itself.
+//! * [`ordering`]: move ordering (history, killers, counter moves).
+//! * [`tt`]: the shared lock-free transposition table.
+//! * [`params`]: every search tunable in one table.
+//!
+//! The search never prints: results leave through a [`Reporter`], so one
+//! search serves UCI, Hub and DXP alike. Threads share only the table and the
+//! [`Signals`].
+
+pub mod alphabeta;
+pub mod ordering;
+pub mod params;
+pub mod score;
+pub mod tt;
+pub mod worker;
+
+use crate::game::Game;
+use crate::time::Clock;
+use score::Score;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::Duration;
+
+pub use worker::Worker;
+
+/// What limits a search. The default is an infinite analysis.
+#[derive(Clone, Debug)]
+pub struct Limits<M> {
+    /// The side to move's clock.
+    pub clock: Option<Clock>,
+    /// Fixed time for this move.
+    pub movetime: Option<Duration>,
+    /// Maximum depth in plies.
+    pub depth: Option<i32>,
+    /// Maximum nodes (counted by the main thread).
+    pub nodes: Option<u64>,
+    /// Stop once a mate in this many moves is found.
+    pub mate: Option<i32>,
+    /// Search until told to stop.
+    pub infinite: bool,
+    /// Search the opponent's expected reply time (until `ponderhit`/`stop`).
+    pub ponder: bool,
+    /// Only these root moves (empty: all).
+    pub searchmoves: Vec<M>,
+    /// Number of principal variations to report.
+    pub multipv: usize,
+    /// Time kept in reserve for transport and GUI.
+    pub overhead: Duration,
+}
+
+impl<M> Default for Limits<M> {
+    fn default() -> Self {
+        Limits {
+            clock: None,
+            movetime: None,
+            depth: None,
+            nodes: None,
+            mate: None,
+            infinite: false,
+            ponder: false,
+            searchmoves: Vec::new(),
+            multipv: 1,
+            overhead: Duration::from_millis(10),
+        }
+    }
+}
+
+/// Flags the protocol reader flips while a search runs; shared by all threads.
+#[derive(Debug, Default)]
+pub struct Signals {
+    /// Stop as soon as possible and report the best move.
+    pub stop: AtomicBool,
+    /// The search is pondering: no time limit until this turns false.
+    pub pondering: AtomicBool,
+    /// Nodes searched by all threads, published every few thousand nodes.
+    pub nodes: AtomicU64,
+}
+
+impl Signals {
+    /// Whether the search must stop.
+    #[inline]
+    pub fn stopped(&self) -> bool {
+        self.stop.load(Ordering::Relaxed)
+    }
+}
+
+/// Kind of bound a reported score is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ScoreBound {
+    /// The exact minimax score.
+    Exact,
+    /// The score is at least this (fail high).
+    Lower,
+    /// The score is at most this (fail low).
+    Upper,
+}
+
+/// One line of search progress.
+#[derive(Clone, Debug)]
+pub struct Info<M> {
+    /// Completed depth.
+    pub depth: i32,
+    /// Deepest ply reached.
+    pub seldepth: usize,
+    /// 1-based index of this principal variation.
+    pub multipv: usize,
+    /// Score for the side to move.
+    pub score: Score,
+    /// Whether the score is a bound.
+    pub bound: ScoreBound,
+    /// Nodes searched by all threads.
+    pub nodes: u64,
+    /// Time since the search started.
+    pub time: Duration,
+    /// Per-mille fill of the transposition table.
+    pub hashfull: u32,
+    /// The principal variation from the root.
+    pub pv: Vec<M>,
+}
+
+/// Where search results go. Implemented by each protocol.
+pub trait Reporter<G: Game>: Send + Sync {
+    /// A finished iteration (or an aspiration fail high/low) for one PV.
+    fn info(&self, root: &G, info: &Info<G::Move>);
+    /// The root move being searched (called only after the first second).
+    fn current_move(&self, _root: &G, _mv: G::Move, _number: usize, _depth: i32) {}
+    /// The final answer: the move to play (None when there is no legal move)
+    /// and the expected reply.
+    fn best_move(&self, root: &G, best: Option<G::Move>, ponder: Option<G::Move>);
+}
+
+/// A reporter that drops everything (bench, self-play, tests).
+pub struct Silent;
+
+impl<G: Game> Reporter<G> for Silent {
+    fn info(&self, _root: &G, _info: &Info<G::Move>) {}
+    fn best_move(&self, _root: &G, _best: Option<G::Move>, _ponder: Option<G::Move>) {}
+}
+
+/// What one thread found.
+#[derive(Clone, Debug)]
+pub struct Outcome<M> {
+    /// Deepest fully completed iteration.
+    pub depth: i32,
+    /// Score of the best move at that depth.
+    pub score: Score,
+    /// The principal variation (empty when there is no legal move).
+    pub pv: Vec<M>,
+    /// Nodes this thread searched.
+    pub nodes: u64,
+}
+
+/// The move to play across all threads: deepest completed iteration first,
+/// then the better score (Lazy SMP voting in its simplest sound form).
+pub fn choose<M: Clone>(outcomes: &[Outcome<M>]) -> Option<&Outcome<M>> {
+    outcomes
+        .iter()
+        .filter(|o| !o.pv.is_empty())
+        .max_by(|a, b| a.depth.cmp(&b.depth).then(a.score.cmp(&b.score)))
+}

@@ -1,0 +1,194 @@
+//! Move ordering: which move to try first. Good ordering is what makes
+//! alpha-beta cut: the transposition-table move, then winning tactical moves,
+//! killer and counter moves, quiet moves by history, losing captures last.
+//!
+//! The history tables are per thread (never shared), indexed by
+//! [`Game::history_index`], and updated with the gravity formula
+//! `h += bonus - h * |bonus| / HISTORY_MAX`, which keeps every entry within
+//! `±HISTORY_MAX` without periodic scaling.
+
+use crate::eval::Evaluate;
+use crate::game::Game;
+use crate::search::score::MAX_PLY;
+
+/// Bound of every history entry.
+pub const HISTORY_MAX: i32 = 16_384;
+
+const TT_MOVE: i32 = 1 << 30;
+const GOOD_TACTICAL: i32 = 1 << 28;
+const KILLER: i32 = 1 << 27;
+const COUNTER: i32 = KILLER - 1;
+const BAD_TACTICAL: i32 = -(1 << 28);
+
+/// Per-thread ordering memory.
+#[derive(Clone)]
+pub struct History<G: Game> {
+    /// Butterfly history by side to move and history index.
+    quiet: Vec<i32>,
+    /// Two killer moves per ply: quiet moves that caused a cutoff.
+    killers: Vec<[Option<G::Move>; 2]>,
+    /// The quiet move that refuted each previous move (by its history index).
+    counters: Vec<Option<G::Move>>,
+}
+
+impl<G: Game> Default for History<G> {
+    fn default() -> Self {
+        History {
+            quiet: vec![0; 2 * G::HISTORY_SIZE],
+            killers: vec![[None; 2]; MAX_PLY + 2],
+            counters: vec![None; G::HISTORY_SIZE],
+        }
+    }
+}
+
+impl<G: Game> History<G> {
+    /// Forgets everything (a new game).
+    pub fn clear(&mut self) {
+        *self = History::default();
+    }
+
+    /// Clears the killers of the ply after `ply` (they belong to siblings).
+    pub fn clear_killers(&mut self, ply: usize) {
+        if let Some(k) = self.killers.get_mut(ply + 1) {
+            *k = [None; 2];
+        }
+    }
+
+    fn quiet_slot(pos: &G, mv: G::Move) -> usize {
+        pos.side_to_move().index() * G::HISTORY_SIZE + pos.history_index(mv) % G::HISTORY_SIZE
+    }
+
+    /// History score of a quiet move.
+    pub fn quiet_score(&self, pos: &G, mv: G::Move) -> i32 {
+        self.quiet[Self::quiet_slot(pos, mv)]
+    }
+
+    /// Rewards `best` (which caused a cutoff at `depth`) and punishes the
+    /// quiet moves tried before it; records killer and counter move.
+    pub fn update_quiet(
+        &mut self,
+        pos: &G,
+        best: G::Move,
+        tried: &[G::Move],
+        depth: i32,
+        ply: usize,
+        previous: Option<usize>,
+        bonus_max: i32,
+    ) {
+        let bonus = (depth * depth * 16).min(bonus_max);
+        let mut apply = |mv: G::Move, delta: i32| {
+            let slot = &mut self.quiet[Self::quiet_slot(pos, mv)];
+            *slot += delta - *slot * delta.abs() / HISTORY_MAX;
+        };
+        apply(best, bonus);
+        for &mv in tried.iter().filter(|&&mv| mv != best) {
+            apply(mv, -bonus);
+        }
+        if let Some(k) = self.killers.get_mut(ply) {
+            if k[0] != Some(best) {
+                k[1] = k[0];
+                k[0] = Some(best);
+            }
+        }
+        if let Some(index) = previous {
+            self.counters[index % G::HISTORY_SIZE] = Some(best);
+        }
+    }
+
+    /// The killers of a ply.
+    pub fn killers(&self, ply: usize) -> [Option<G::Move>; 2] {
+        self.killers.get(ply).copied().unwrap_or([None; 2])
+    }
+
+    /// The counter move to the previous move (given by its history index).
+    pub fn counter(&self, previous: Option<usize>) -> Option<G::Move> {
+        previous.and_then(|i| self.counters[i % G::HISTORY_SIZE])
+    }
+}
+
+/// Moves beyond this many in one list are tried unordered, after the rest
+/// (no chess position has that many; draughts positions with many kings do).
+const SCORED: usize = 256;
+
+/// Hands out the moves of a list, best-scored first (selection sort: most
+/// nodes cut after one or two moves, so sorting everything would be waste).
+pub struct MovePicker<G: Game> {
+    moves: G::MoveList,
+    scores: [i32; SCORED],
+    next: usize,
+}
+
+impl<G: Evaluate> MovePicker<G> {
+    /// Scores `moves` generated at `pos`.
+    pub fn new(
+        pos: &G,
+        moves: G::MoveList,
+        tt_move: Option<G::Move>,
+        history: &History<G>,
+        ply: usize,
+        previous: Option<usize>,
+    ) -> MovePicker<G> {
+        let killers = history.killers(ply);
+        let counter = history.counter(previous);
+        let mut scores = [i32::MIN; SCORED];
+        for (slot, &mv) in scores.iter_mut().zip(moves.iter()) {
+            *slot = {
+                if Some(mv) == tt_move {
+                    TT_MOVE
+                } else if pos.is_tactical(mv) {
+                    let value = pos.tactical_value(mv);
+                    if pos.see_ge(mv, 0) {
+                        GOOD_TACTICAL + value
+                    } else {
+                        BAD_TACTICAL + value
+                    }
+                } else if killers[0] == Some(mv) {
+                    KILLER
+                } else if killers[1] == Some(mv) {
+                    KILLER - 1
+                } else if counter == Some(mv) {
+                    COUNTER - 1
+                } else {
+                    history.quiet_score(pos, mv)
+                }
+            };
+        }
+        MovePicker { moves, scores, next: 0 }
+    }
+
+    /// The next best move and its ordering score.
+    pub fn next(&mut self) -> Option<(G::Move, i32)> {
+        let start = self.next;
+        if start >= self.moves.len() {
+            return None;
+        }
+        self.next += 1;
+        if start >= SCORED {
+            return Some((self.moves[start], 0));
+        }
+        let mut best = start;
+        for i in start + 1..self.moves.len().min(SCORED) {
+            if self.scores[i] > self.scores[best] {
+                best = i;
+            }
+        }
+        self.moves.swap(start, best);
+        self.scores.swap(start, best);
+        Some((self.moves[start], self.scores[start]))
+    }
+
+    /// Number of moves in the list.
+    pub fn len(&self) -> usize {
+        self.moves.len()
+    }
+
+    /// Whether the list is empty.
+    pub fn is_empty(&self) -> bool {
+        self.moves.is_empty()
+    }
+}
+
+/// Whether an ordering score marks a tactical move that lost material by SEE.
+pub fn is_bad_tactical(score: i32) -> bool {
+    score < BAD_TACTICAL / 2
+}

@@ -1,0 +1,124 @@
+//! Search tunables: every margin, threshold and factor of the search in one
+//! table, so the same table feeds the code, `crown params` (OpenBench's SPSA
+//! input format) and the tuner.
+//!
+//! Each line of [`search_params!`] is `name: default, min, max, step;` and
+//! becomes a field of [`Params`]; names are lowercase with underscores and
+//! describe the role (`_margin`, `_base`, `_factor`, `_threshold`).
+
+/// One tunable as the table declares it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Spec {
+    /// Field name.
+    pub name: &'static str,
+    /// Default value.
+    pub default: i32,
+    /// Smallest sensible value.
+    pub min: i32,
+    /// Largest sensible value.
+    pub max: i32,
+    /// SPSA step size.
+    pub step: i32,
+}
+
+macro_rules! search_params {
+    ($($(#[doc = $doc:literal])* $name:ident: $default:expr, $min:expr, $max:expr, $step:expr;)*) => {
+        /// The search tunables, one field per table line.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+        pub struct Params {
+            $($(#[doc = $doc])* pub $name: i32,)*
+        }
+
+        impl Default for Params {
+            fn default() -> Self {
+                Params { $($name: $default,)* }
+            }
+        }
+
+        /// The table itself, in declaration order.
+        pub const TABLE: &[Spec] = &[
+            $(Spec { name: stringify!($name), default: $default, min: $min, max: $max, step: $step },)*
+        ];
+
+        impl Params {
+            /// Sets the tunable called `name`; false when there is none or the
+            /// value is out of its range.
+            pub fn set(&mut self, name: &str, value: i32) -> bool {
+                let Some(spec) = TABLE.iter().find(|s| s.name.eq_ignore_ascii_case(name)) else {
+                    return false;
+                };
+                if value < spec.min || value > spec.max {
+                    return false;
+                }
+                match spec.name {
+                    $(stringify!($name) => self.$name = value,)*
+                    _ => return false,
+                }
+                true
+            }
+
+            /// The value of the tunable called `name`.
+            pub fn get(&self, name: &str) -> Option<i32> {
+                match name.to_ascii_lowercase().as_str() {
+                    $(stringify!($name) => Some(self.$name),)*
+                    _ => None,
+                }
+            }
+        }
+    };
+}
+
+search_params! {
+    /// Aspiration window half-width at the first re-search.
+    aspiration_window: 20, 5, 100, 3;
+    /// Reverse futility: margin per ply of depth.
+    rfp_margin: 75, 30, 200, 8;
+    /// Reverse futility: deepest depth it applies at.
+    rfp_depth: 8, 3, 12, 1;
+    /// Null move: base reduction.
+    nmp_base: 3, 2, 5, 1;
+    /// Null move: depth divisor added to the reduction.
+    nmp_divisor: 4, 2, 8, 1;
+    /// Null move: evaluation margin divisor added to the reduction.
+    nmp_eval_divisor: 200, 80, 400, 20;
+    /// Futility pruning: base margin.
+    futility_base: 80, 20, 200, 10;
+    /// Futility pruning: margin per ply.
+    futility_margin: 90, 30, 200, 10;
+    /// Futility pruning: deepest depth.
+    futility_depth: 7, 3, 10, 1;
+    /// Late move pruning: base quiet moves searched at depth 1.
+    lmp_base: 3, 1, 8, 1;
+    /// SEE pruning of quiet moves: margin per ply (negated).
+    see_quiet_margin: 60, 20, 150, 10;
+    /// SEE pruning of captures: margin per ply squared (negated).
+    see_capture_margin: 25, 5, 60, 5;
+    /// Late move reductions: base (hundredths).
+    lmr_base: 75, 0, 200, 10;
+    /// Late move reductions: divisor (hundredths).
+    lmr_divisor: 225, 150, 400, 15;
+    /// Quiescence delta pruning margin.
+    delta_margin: 200, 50, 500, 25;
+    /// Singular extension: margin per ply of depth (hundredths of a unit).
+    singular_margin: 200, 50, 400, 25;
+    /// History bonus cap for one update.
+    history_bonus_max: 1600, 400, 4000, 100;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn table_and_struct_agree() {
+        let mut p = Params::default();
+        for spec in TABLE {
+            assert_eq!(p.get(spec.name), Some(spec.default));
+            assert!(spec.min <= spec.default && spec.default <= spec.max);
+            assert!(p.set(spec.name, spec.max));
+            assert_eq!(p.get(spec.name), Some(spec.max));
+            assert!(!p.set(spec.name, spec.max + 1));
+        }
+        assert!(!p.set("no_such_param", 1));
+    }
+}

@@ -1,0 +1,422 @@
+//! One search thread: its private state (history, evaluator, stacks) and the
+//! iterative deepening loop with aspiration windows and MultiPV.
+//!
+//! Lazy SMP: every thread runs this same loop on the same root and they meet
+//! only in the shared transposition table. Thread 0 is the main thread: it
+//! owns the clock, reports progress and decides when the search ends (by
+//! raising the stop signal, which every thread polls at every node).
+
+use crate::eval::Evaluate;
+use crate::search::ordering::History;
+use crate::search::params::Params;
+use crate::search::score::{mate_in_moves, Score, INFINITE, MAX_PLY};
+use crate::search::tt::TranspositionTable;
+use crate::search::{Info, Limits, Outcome, Reporter, ScoreBound, Signals};
+use crate::time::{self, Deadlines};
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// Nodes between two looks at the clock and publications of the node count.
+const CHECK_INTERVAL: u64 = 1024;
+
+/// A root move with what the last iterations found for it.
+#[derive(Clone, Debug)]
+pub struct RootMove<M> {
+    /// The move.
+    pub mv: M,
+    /// Score of the current iteration (-INFINITE until searched fully).
+    pub score: Score,
+    /// Score of the previous iteration.
+    pub previous: Score,
+    /// Its principal variation, the move first.
+    pub pv: Vec<M>,
+    /// Deepest ply reached below it.
+    pub seldepth: usize,
+}
+
+/// Per-ply search state.
+#[derive(Clone, Copy)]
+pub struct Frame<M> {
+    /// Static evaluation at this ply (none when in check).
+    pub eval: Option<Score>,
+    /// History index of the move played from this ply (for counter moves).
+    pub played: Option<usize>,
+    /// Whether the move played from this ply was a null move.
+    pub null: bool,
+    /// Move excluded from the search here (singular extension test).
+    pub excluded: Option<M>,
+}
+
+impl<M> Default for Frame<M> {
+    fn default() -> Self {
+        Frame { eval: None, played: None, null: false, excluded: None }
+    }
+}
+
+/// The main thread's clock.
+struct TimeKeeper {
+    start: Instant,
+    deadlines: Option<Deadlines>,
+    /// Ponder time does not count: the clock restarts at `ponderhit`.
+    was_pondering: bool,
+}
+
+/// One search thread's state, kept between searches (histories survive
+/// until a new game).
+pub struct Worker<G: Evaluate> {
+    /// Thread number; 0 is the main thread.
+    pub id: usize,
+    pub(crate) eval: G::Evaluator,
+    pub(crate) history: History<G>,
+    pub(crate) params: Params,
+    pub(crate) lmr: Vec<[u8; 64]>,
+    pub(crate) tt: Arc<TranspositionTable>,
+    pub(crate) signals: Arc<Signals>,
+    pub(crate) nodes: u64,
+    published: u64,
+    pub(crate) seldepth: usize,
+    pub(crate) keys: Vec<u64>,
+    pub(crate) frames: Vec<Frame<G::Move>>,
+    pub(crate) pv: Vec<Vec<G::Move>>,
+    pub(crate) root_moves: Vec<RootMove<G::Move>>,
+    pub(crate) pv_index: usize,
+    pub(crate) root_depth: i32,
+    pub(crate) stopped: bool,
+    node_limit: Option<u64>,
+    clock: Option<TimeKeeper>,
+}
+
+impl<G: Evaluate> Worker<G> {
+    /// A fresh thread sharing `tt` and `signals`.
+    pub fn new(id: usize, tt: Arc<TranspositionTable>, signals: Arc<Signals>) -> Self {
+        let mut worker = Worker {
+            id,
+            eval: G::Evaluator::default(),
+            history: History::default(),
+            params: Params::default(),
+            lmr: vec![[0; 64]; 64],
+            tt,
+            signals,
+            nodes: 0,
+            published: 0,
+            seldepth: 0,
+            keys: Vec::with_capacity(1024),
+            frames: vec![Frame::default(); MAX_PLY + 4],
+            pv: vec![Vec::with_capacity(MAX_PLY); MAX_PLY + 2],
+            root_moves: Vec::new(),
+            pv_index: 0,
+            root_depth: 0,
+            stopped: false,
+            node_limit: None,
+            clock: None,
+        };
+        worker.set_params(Params::default());
+        worker
+    }
+
+    /// Replaces the tunables (and the reduction table built from them).
+    pub fn set_params(&mut self, params: Params) {
+        self.params = params;
+        let base = params.lmr_base as f64 / 100.0;
+        let divisor = params.lmr_divisor as f64 / 100.0;
+        for (depth, row) in self.lmr.iter_mut().enumerate() {
+            for (moves, r) in row.iter_mut().enumerate() {
+                let value = if depth == 0 || moves == 0 {
+                    0.0
+                } else {
+                    base + (depth as f64).ln() * (moves as f64).ln() / divisor
+                };
+                *r = value.clamp(0.0, 63.0) as u8;
+            }
+        }
+    }
+
+    /// Points the worker at a new table (after a Hash resize).
+    pub fn set_table(&mut self, tt: Arc<TranspositionTable>) {
+        self.tt = tt;
+    }
+
+    /// Forgets the game (a new game starts).
+    pub fn clear(&mut self) {
+        self.history.clear();
+    }
+
+    /// Counts a node; the main thread also watches the clock and node limit.
+    #[inline]
+    pub(crate) fn count_node(&mut self) {
+        self.nodes += 1;
+        if self.nodes & (CHECK_INTERVAL - 1) == 0 {
+            self.publish_nodes();
+            if self.id == 0 {
+                self.check_limits();
+            }
+        }
+    }
+
+    fn publish_nodes(&mut self) {
+        self.signals.nodes.fetch_add(self.nodes - self.published, Ordering::Relaxed);
+        self.published = self.nodes;
+    }
+
+    fn check_limits(&mut self) {
+        if let Some(limit) = self.node_limit {
+            if self.nodes >= limit {
+                self.signals.stop.store(true, Ordering::Relaxed);
+            }
+        }
+        let pondering = self.signals.pondering.load(Ordering::Relaxed);
+        if let Some(clock) = &mut self.clock {
+            if pondering {
+                return;
+            }
+            if clock.was_pondering {
+                clock.was_pondering = false;
+                clock.start = Instant::now();
+            }
+            if let Some(d) = clock.deadlines {
+                if clock.start.elapsed() >= d.hard {
+                    self.signals.stop.store(true, Ordering::Relaxed);
+                }
+            }
+        }
+    }
+
+    /// Whether the search must unwind now.
+    #[inline]
+    pub(crate) fn should_stop(&mut self) -> bool {
+        if !self.stopped && self.signals.stopped() {
+            self.stopped = true;
+        }
+        self.stopped
+    }
+
+    /// Whether the current node (last key) repeats an earlier position with
+    /// the same side to move since the last irreversible move.
+    pub(crate) fn is_repetition(&self, window: u32) -> bool {
+        let n = self.keys.len();
+        let Some(&key) = self.keys.last() else { return false };
+        let reach = (window as usize).min(n - 1);
+        (4..=reach).step_by(2).any(|back| self.keys[n - 1 - back] == key)
+    }
+
+    /// Runs iterative deepening on `root` until a limit or the stop signal.
+    /// `history` holds the keys of the game's earlier positions, oldest first.
+    /// Only the main thread (id 0) uses `reporter` and the clock.
+    pub fn think<R: Reporter<G>>(
+        &mut self,
+        root: &G,
+        history: &[u64],
+        limits: &Limits<G::Move>,
+        reporter: &R,
+        start: Instant,
+    ) -> Outcome<G::Move> {
+        self.prepare(root, history, limits, start);
+        let main = self.id == 0;
+        let mut outcome = Outcome { depth: 0, score: 0, pv: Vec::new(), nodes: 0 };
+        if self.root_moves.is_empty() {
+            self.publish_nodes();
+            return outcome;
+        }
+        let multipv = limits.multipv.clamp(1, self.root_moves.len());
+        let max_depth = limits.depth.unwrap_or(MAX_PLY as i32 - 8).clamp(1, MAX_PLY as i32 - 8);
+        let mut stable_iterations = 0;
+        let mut last_best = None;
+        let mut last_score = 0;
+
+        for depth in 1..=max_depth {
+            // Helpers skip some depths so the threads spread over the tree.
+            if !main && depth > 2 && (depth as usize + self.id) % 3 == 0 {
+                continue;
+            }
+            self.root_depth = depth;
+            for rm in &mut self.root_moves {
+                rm.previous = rm.score;
+            }
+            for pv_index in 0..multipv {
+                self.pv_index = pv_index;
+                self.seldepth = 0;
+                self.aspiration(root, depth, main, reporter, start);
+                if self.stopped {
+                    break;
+                }
+                if main {
+                    for i in 0..=pv_index {
+                        reporter.info(root, &self.info(i, depth, ScoreBound::Exact, start));
+                    }
+                }
+            }
+            if self.stopped && depth > 1 {
+                // A stopped iteration still counts when its first move was
+                // searched fully: the sorted root list holds sound results.
+                if self.root_moves[0].score > -INFINITE {
+                    outcome.pv.clone_from(&self.root_moves[0].pv);
+                    outcome.score = self.root_moves[0].score;
+                }
+                break;
+            }
+            let best = &self.root_moves[0];
+            outcome = Outcome { depth, score: best.score, pv: best.pv.clone(), nodes: 0 };
+
+            if !main {
+                continue;
+            }
+            // Iteration-level stops (main thread only).
+            if let (Some(wanted), Some(found)) = (limits.mate, mate_in_moves(best.score)) {
+                if found > 0 && found <= wanted {
+                    break;
+                }
+            }
+            if last_best == Some(best.mv) {
+                stable_iterations += 1;
+            } else {
+                stable_iterations = 0;
+            }
+            let score_drop = last_score - best.score;
+            last_best = Some(best.mv);
+            last_score = best.score;
+            if self.soft_deadline_passed(stable_iterations, score_drop) {
+                break;
+            }
+        }
+        if main {
+            self.signals.stop.store(true, Ordering::Relaxed);
+        }
+        self.publish_nodes();
+        if outcome.pv.is_empty() {
+            // Stopped before depth 1 finished: any legal move beats none.
+            outcome.pv = vec![self.root_moves[0].mv];
+        }
+        outcome.nodes = self.nodes;
+        outcome
+    }
+
+    fn prepare(&mut self, root: &G, history: &[u64], limits: &Limits<G::Move>, start: Instant) {
+        self.nodes = 0;
+        self.published = 0;
+        self.stopped = false;
+        self.node_limit = if self.id == 0 { limits.nodes } else { None };
+        self.keys.clear();
+        let window = (root.reversible_plies() as usize).min(history.len());
+        self.keys.extend_from_slice(&history[history.len() - window..]);
+        self.keys.push(root.hash());
+        for frame in &mut self.frames {
+            *frame = Frame::default();
+        }
+        self.clock = (self.id == 0).then(|| TimeKeeper {
+            start,
+            deadlines: if limits.infinite {
+                None
+            } else if let Some(t) = limits.movetime {
+                Some(time::fixed(t, limits.overhead))
+            } else {
+                limits.clock.map(|c| time::allocate(c, limits.overhead))
+            },
+            was_pondering: limits.ponder,
+        });
+        let mut list = G::MoveList::default();
+        root.generate(&mut list);
+        self.root_moves = list
+            .iter()
+            .filter(|mv| limits.searchmoves.is_empty() || limits.searchmoves.contains(mv))
+            .map(|&mv| RootMove {
+                mv,
+                score: -INFINITE,
+                previous: -INFINITE,
+                pv: vec![mv],
+                seldepth: 0,
+            })
+            .collect();
+    }
+
+    /// Searches the current PV index with a window around the last score,
+    /// widening it on each fail.
+    fn aspiration<R: Reporter<G>>(
+        &mut self,
+        root: &G,
+        depth: i32,
+        main: bool,
+        reporter: &R,
+        start: Instant,
+    ) {
+        let previous = self.root_moves[self.pv_index].previous;
+        let mut delta = self.params.aspiration_window;
+        let (mut alpha, mut beta) = if depth >= 4 && previous > -INFINITE {
+            ((previous - delta).max(-INFINITE), (previous + delta).min(INFINITE))
+        } else {
+            (-INFINITE, INFINITE)
+        };
+        loop {
+            // currmove lines only once the search is long enough to watch.
+            let report = |mv: G::Move, number: usize| {
+                if start.elapsed() >= Duration::from_secs(1) {
+                    reporter.current_move(root, mv, number, depth);
+                }
+            };
+            let current: Option<&dyn Fn(G::Move, usize)> = if main { Some(&report) } else { None };
+            let score = self.search_root(root, depth, alpha, beta, current);
+            let tail = &mut self.root_moves[self.pv_index..];
+            tail.sort_by(|a, b| b.score.cmp(&a.score));
+            if self.stopped {
+                return;
+            }
+            let bound = if score <= alpha {
+                beta = (alpha + beta) / 2;
+                alpha = (score - delta).max(-INFINITE);
+                ScoreBound::Upper
+            } else if score >= beta {
+                beta = (score + delta).min(INFINITE);
+                ScoreBound::Lower
+            } else {
+                return;
+            };
+            if main && start.elapsed() > Duration::from_secs(3) {
+                reporter.info(root, &self.info(self.pv_index, depth, bound, start));
+            }
+            delta += delta / 2;
+        }
+    }
+
+    fn soft_deadline_passed(&mut self, stable: u32, score_drop: Score) -> bool {
+        let Some(clock) = &self.clock else { return false };
+        if self.signals.pondering.load(Ordering::Relaxed) {
+            return false;
+        }
+        let Some(d) = clock.deadlines else { return false };
+        // A stable best move needs less time; a changing one or a falling
+        // score needs more.
+        let stability = match stable {
+            0 => 1.6,
+            1 => 1.2,
+            2 => 1.0,
+            3 => 0.85,
+            _ => 0.7,
+        };
+        let falling = if score_drop > 40 {
+            1.4
+        } else if score_drop > 15 {
+            1.15
+        } else {
+            1.0
+        };
+        let soft = d.soft.mul_f64(stability * falling).min(d.hard);
+        let start = if clock.was_pondering { Instant::now() } else { clock.start };
+        start.elapsed() >= soft
+    }
+
+    fn info(&self, index: usize, depth: i32, bound: ScoreBound, start: Instant) -> Info<G::Move> {
+        let rm = &self.root_moves[index];
+        let score = if rm.score > -INFINITE { rm.score } else { rm.previous };
+        Info {
+            depth,
+            seldepth: rm.seldepth.max(1),
+            multipv: index + 1,
+            score: score.clamp(-INFINITE + 1, INFINITE - 1),
+            bound,
+            nodes: self.signals.nodes.load(Ordering::Relaxed).max(self.nodes),
+            time: start.elapsed(),
+            hashfull: self.tt.hashfull(),
+            pv: rm.pv.clone(),
+        }
+    }
+}
