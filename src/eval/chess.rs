@@ -299,7 +299,8 @@ fn pieces<T: Sink>(pos: &Position, color: Color, sink: &mut T) {
             match kind {
                 PieceKind::Knight | PieceKind::Bishop => {
                     attacked_by_minor = attacked_by_minor | reach;
-                    let safe = (front_span(color, sq) & !Bitboard::file(sq.file()) & enemy_pawns).is_empty();
+                    let safe = (front_span(color, sq) & !Bitboard::file(sq.file()) & enemy_pawns)
+                        .is_empty();
                     let rank = relative_rank(color, sq);
                     if safe && (3..=5).contains(&rank) && own_pawn_attacks.has(sq) {
                         sink.add(feature::OUTPOST + k, s);
