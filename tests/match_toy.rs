@@ -7,7 +7,7 @@
 
 use crown::game::{Game, MoveList, NoMoveResult, Side, Variant};
 use crown::tournament::clock::{Limits, TimeControl};
-use crown::tournament::engine::EngineConfig;
+use crown::tournament::engine::{EngineConfig, Protocol};
 use crown::tournament::process::Launch;
 use crown::tournament::runner::{run, MatchConfig};
 use crown::tournament::sprt::{Decision, Sprt};
@@ -48,13 +48,23 @@ impl Game for Toy {
         Toy { total: 0, stm: Side::White }
     }
     fn from_fen(text: &str, _: Variant) -> Result<Self, ToyError> {
-        let (n, s) = text.split_once(' ').ok_or(ToyError)?;
-        let total = n.parse().map_err(|_| ToyError)?;
-        let stm = if s == "w" { Side::White } else { Side::Black };
-        Ok(Toy { total, stm })
+        // PDN-like, so Hub positions work: `W:W{n+1}:B`.
+        let mut fields = text.split(':');
+        let stm = match fields.next() {
+            Some("W") => Side::White,
+            Some("B") => Side::Black,
+            _ => return Err(ToyError),
+        };
+        let square: u8 = fields
+            .next()
+            .and_then(|f| f.strip_prefix('W'))
+            .ok_or(ToyError)?
+            .parse()
+            .map_err(|_| ToyError)?;
+        Ok(Toy { total: square.checked_sub(1).ok_or(ToyError)?, stm })
     }
     fn to_fen(&self) -> String {
-        format!("{} {}", self.total, if self.stm == Side::White { "w" } else { "b" })
+        format!("{}:W{}:B", if self.stm == Side::White { "W" } else { "B" }, self.total + 1)
     }
     fn variant(&self) -> Variant {
         Variant::Turkish
@@ -281,4 +291,30 @@ fn sample_output() {
     let mut out = Vec::new();
     run::<Toy>(&c, &mut out).unwrap();
     println!("{}", String::from_utf8(out).unwrap());
+}
+
+fn hub(name: &str, script: &str) -> EngineConfig {
+    EngineConfig { protocol: Protocol::Hub, ..engine(name, script, tc("5+0.05")) }
+}
+
+#[test]
+fn hub_engines_play_and_a_broken_one_loses() {
+    let mut c = config(vec![hub("H1", "hub_toy_engine.sh"), hub("H2", "hub_toy_engine.sh")], 3);
+    c.log = Some(temp("hub.log"));
+    let mut out = Vec::new();
+    let summary = run::<Toy>(&c, &mut out).unwrap();
+    let text = String::from_utf8(out).unwrap();
+    assert_eq!(summary.terminations, vec![("normal".to_string(), 6)], "{text}");
+    let log = std::fs::read_to_string(c.log.as_ref().unwrap()).unwrap();
+    assert!(log.contains("H1 > set-param name=variant value=turkish"), "{log}");
+    assert!(log.contains("H1 > level time="), "{log}");
+    assert!(log.contains("H2 < done move="), "{log}");
+
+    let c =
+        config(vec![engine("good", "toy_engine.sh", depth1()), hub("bad", "hub_illegal.sh")], 1);
+    let mut out = Vec::new();
+    let summary = run::<Toy>(&c, &mut out).unwrap();
+    let text = String::from_utf8(out).unwrap();
+    assert_eq!(summary.terminations, vec![("rules infraction".to_string(), 2)], "{text}");
+    assert_eq!(text.matches("makes an illegal move: 99-98").count(), 2, "{text}");
 }
