@@ -391,10 +391,34 @@ macro_rules! with_game {
                 type $G = $crate::chess::Position;
                 Ok($body)
             }
-            // $crate::game::Variant::International => {
-            //     type $G = $crate::draughts::International;
-            //     Ok($body)
-            // }
+            $crate::game::Variant::International => {
+                type $G = $crate::draughts::International;
+                Ok($body)
+            }
+            $crate::game::Variant::Brazilian => {
+                type $G = $crate::draughts::Brazilian;
+                Ok($body)
+            }
+            $crate::game::Variant::Russian => {
+                type $G = $crate::draughts::Russian;
+                Ok($body)
+            }
+            $crate::game::Variant::English => {
+                type $G = $crate::draughts::English;
+                Ok($body)
+            }
+            $crate::game::Variant::Italian => {
+                type $G = $crate::draughts::Italian;
+                Ok($body)
+            }
+            $crate::game::Variant::Turkish => {
+                type $G = $crate::draughts::Turkish;
+                Ok($body)
+            }
+            $crate::game::Variant::Antidraughts => {
+                type $G = $crate::draughts::Antidraughts;
+                Ok($body)
+            }
             other => Err(format!("variant {other} is not available in this build")),
         }
     }};

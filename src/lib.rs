@@ -12,15 +12,16 @@
 #![deny(clippy::undocumented_unsafe_blocks)]
 #![warn(rust_2018_idioms)]
 
-pub mod chess;
-pub mod game;
-pub mod perft;
-pub mod tournament;
-
-pub use game::{Game, Side, Variant};
 pub mod bench;
+pub mod chess;
+pub mod draughts;
 pub mod engine;
 pub mod eval;
+pub mod game;
+pub mod perft;
 pub mod protocol;
 pub mod search;
 pub mod time;
+pub mod tournament;
+
+pub use game::{Game, Side, Variant};

@@ -3,7 +3,10 @@
 //! With no subcommand it speaks UCI on stdin/stdout, as GUIs expect.
 
 use clap::{Parser, Subcommand};
+use crown::chess;
 use crown::game::{Game, Variant};
+use crown::protocol::uci::UciLoop;
+use crown::protocol::Printer;
 use std::process::ExitCode;
 use std::time::Instant;
 
@@ -16,6 +19,14 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
+    /// Speak UCI on stdin/stdout (the default).
+    Uci,
+    /// Search fixed positions of every game to a fixed depth on one thread;
+    /// the last line is `<nodes> nodes <nps> nps`.
+    Bench {
+        /// Depth per position.
+        depth: Option<i32>,
+    },
     /// Count the leaves of the legal move tree (exactness and speed test).
     Perft {
         /// chess, chess960, international, brazilian, russian, english,
@@ -51,7 +62,17 @@ fn main() -> ExitCode {
             perft(&variant, fen.as_deref(), depth, divide, threads)
         }
         Some(Command::Match { args }) => crown::tournament::run_cli(&args),
-        None => Err("no protocol built yet".to_string()),
+        Some(Command::Bench { depth }) => {
+            crown::bench::run_printed(depth, &Printer::stdout());
+            Ok(())
+        }
+        Some(Command::Uci) | None => {
+            UciLoop::<chess::Position>::run(
+                std::io::BufReader::new(std::io::stdin()),
+                Printer::stdout(),
+            );
+            Ok(())
+        }
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -14,7 +14,9 @@
 use crate::chess::attacks;
 use crate::chess::{Bitboard, Color, Move, PieceKind, Position, Square};
 use crate::eval::chess_params::*;
-use crate::eval::{Evaluate, Evaluator};
+#[cfg(test)]
+use crate::eval::Coefficients;
+use crate::eval::{Evaluate, Evaluator, Sink};
 use crate::game::{Game, Side};
 use crate::search::score::Score;
 use std::sync::OnceLock;
@@ -100,12 +102,6 @@ pub fn weights() -> &'static [S] {
     })
 }
 
-/// Where evaluation terms go: summed into a score, or listed for the tuner.
-pub trait Sink {
-    /// Adds `count` occurrences of `feature` for White (negative for Black).
-    fn add(&mut self, feature: usize, count: i32);
-}
-
 /// Sums terms into middlegame and endgame scores (White's view).
 #[derive(Default)]
 struct Sum {
@@ -119,21 +115,6 @@ impl Sink for Sum {
         let (mg, eg) = weights()[feature];
         self.mg += mg * count;
         self.eg += eg * count;
-    }
-}
-
-/// The tuner's view: per-feature coefficients (White minus Black).
-#[derive(Clone, Debug, Default)]
-pub struct Coefficients {
-    /// Sparse (feature, count) pairs; a feature may appear more than once.
-    pub terms: Vec<(u16, i16)>,
-}
-
-impl Sink for Coefficients {
-    fn add(&mut self, feature: usize, count: i32) {
-        if count != 0 {
-            self.terms.push((feature as u16, count.clamp(i16::MIN as i32, i16::MAX as i32) as i16));
-        }
     }
 }
 
@@ -171,7 +152,7 @@ fn front_span(color: Color, sq: Square) -> Bitboard {
     let mut ahead = Bitboard(0);
     let mut ray = span.forward(color);
     while ray.any() {
-        ahead = ahead | ray;
+        ahead |= ray;
         ray = ray.forward(color);
     }
     ahead
@@ -298,7 +279,7 @@ fn pieces<T: Sink>(pos: &Position, color: Color, sink: &mut T) {
             }
             match kind {
                 PieceKind::Knight | PieceKind::Bishop => {
-                    attacked_by_minor = attacked_by_minor | reach;
+                    attacked_by_minor |= reach;
                     let safe = (front_span(color, sq) & !Bitboard::file(sq.file()) & enemy_pawns)
                         .is_empty();
                     let rank = relative_rank(color, sq);
@@ -307,7 +288,7 @@ fn pieces<T: Sink>(pos: &Position, color: Color, sink: &mut T) {
                     }
                 }
                 PieceKind::Rook => {
-                    attacked_by_rook = attacked_by_rook | reach;
+                    attacked_by_rook |= reach;
                     let file = Bitboard::file(sq.file());
                     if (file & own_pawns).is_empty() {
                         if (file & enemy_pawns).is_empty() {
@@ -369,12 +350,12 @@ fn king_safety<T: Sink>(pos: &Position, color: Color, sink: &mut T) {
         let mut zone = Bitboard(0);
         let mut row = Bitboard::from_square(king).forward(color);
         for _ in 0..3 {
-            zone = zone | row;
+            zone |= row;
             row = row.forward(color);
         }
         let mut band = Bitboard(0);
         for sq in zone {
-            band = band | Bitboard::rank(sq.rank());
+            band |= Bitboard::rank(sq.rank());
         }
         band
     };

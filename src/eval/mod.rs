@@ -9,6 +9,8 @@
 
 pub mod chess;
 pub mod chess_params;
+pub mod draughts;
+pub mod draughts_params;
 
 use crate::game::Game;
 use crate::search::score::Score;
@@ -46,3 +48,25 @@ pub trait Evaluate: Game {
         false
     }
 }
+
+/// Where evaluation terms go: summed into a score, or listed for the tuner.
+pub trait Sink {
+    /// Adds `count` occurrences of `feature` for White (negative for Black).
+    fn add(&mut self, feature: usize, count: i32);
+}
+
+/// The tuner's view: per-feature coefficients (White minus Black).
+#[derive(Clone, Debug, Default)]
+pub struct Coefficients {
+    /// Sparse (feature, count) pairs; a feature may appear more than once.
+    pub terms: Vec<(u16, i16)>,
+}
+
+impl Sink for Coefficients {
+    fn add(&mut self, feature: usize, count: i32) {
+        if count != 0 {
+            self.terms.push((feature as u16, count.clamp(i16::MIN as i32, i16::MAX as i32) as i16));
+        }
+    }
+}
+

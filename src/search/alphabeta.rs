@@ -300,7 +300,7 @@ impl<G: Evaluate> Worker<G> {
         let mut quiet_count = 0;
         let mut skip_quiets = false;
 
-        while let Some((mv, order)) = picker.next() {
+        while let Some((mv, order)) = picker.pick() {
             if Some(mv) == excluded {
                 continue;
             }
@@ -446,7 +446,6 @@ impl<G: Evaluate> Worker<G> {
                                 depth,
                                 ply,
                                 previous,
-                                params.history_bonus_max,
                             );
                         }
                         break;
@@ -532,7 +531,7 @@ impl<G: Evaluate> Worker<G> {
 
         // Step 3: stand pat: the side to move may decline every capture,
         // unless it is in check or captures are compulsory.
-        let may_stand = !in_check && !(G::FORCED_CAPTURES && !list.is_empty());
+        let may_stand = !in_check && (!G::FORCED_CAPTURES || list.is_empty());
         let mut best_score = -INFINITE;
         let mut eval = 0;
         if may_stand {
@@ -553,7 +552,7 @@ impl<G: Evaluate> Worker<G> {
             .and_then(|e| list.iter().copied().find(|&m| G::move_key(m) == e.mv));
         let mut picker = MovePicker::new(pos, list, tt_move, &self.history, ply, None);
         let mut best_move = None;
-        while let Some((mv, _)) = picker.next() {
+        while let Some((mv, _)) = picker.pick() {
             // Step 4: losing exchanges are not worth resolving.
             if may_stand && !pos.see_ge(mv, 0) {
                 continue;

@@ -29,6 +29,8 @@ pub struct History<G: Game> {
     killers: Vec<[Option<G::Move>; 2]>,
     /// The quiet move that refuted each previous move (by its history index).
     counters: Vec<Option<G::Move>>,
+    /// Largest bonus of one update (a search tunable).
+    pub bonus_max: i32,
 }
 
 impl<G: Game> Default for History<G> {
@@ -37,6 +39,7 @@ impl<G: Game> Default for History<G> {
             quiet: vec![0; 2 * G::HISTORY_SIZE],
             killers: vec![[None; 2]; MAX_PLY + 2],
             counters: vec![None; G::HISTORY_SIZE],
+            bonus_max: 1600,
         }
     }
 }
@@ -44,7 +47,8 @@ impl<G: Game> Default for History<G> {
 impl<G: Game> History<G> {
     /// Forgets everything (a new game).
     pub fn clear(&mut self) {
-        *self = History::default();
+        let bonus_max = self.bonus_max;
+        *self = History { bonus_max, ..History::default() };
     }
 
     /// Clears the killers of the ply after `ply` (they belong to siblings).
@@ -73,9 +77,8 @@ impl<G: Game> History<G> {
         depth: i32,
         ply: usize,
         previous: Option<usize>,
-        bonus_max: i32,
     ) {
-        let bonus = (depth * depth * 16).min(bonus_max);
+        let bonus = (depth * depth * 16).min(self.bonus_max);
         let mut apply = |mv: G::Move, delta: i32| {
             let slot = &mut self.quiet[Self::quiet_slot(pos, mv)];
             *slot += delta - *slot * delta.abs() / HISTORY_MAX;
@@ -157,7 +160,7 @@ impl<G: Evaluate> MovePicker<G> {
     }
 
     /// The next best move and its ordering score.
-    pub fn next(&mut self) -> Option<(G::Move, i32)> {
+    pub fn pick(&mut self) -> Option<(G::Move, i32)> {
         let start = self.next;
         if start >= self.moves.len() {
             return None;

@@ -184,7 +184,7 @@ impl TranspositionTable {
 
     /// Size in MiB (rounded down).
     pub fn megabytes(&self) -> usize {
-        self.words.len() * 8 >> 20
+        (self.words.len() * 8) >> 20
     }
 
     /// Empties the table (each word set to zero).

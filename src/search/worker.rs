@@ -103,7 +103,7 @@ impl<G: Evaluate> Worker<G> {
             seldepth: 0,
             keys: Vec::with_capacity(1024),
             frames: vec![Frame::default(); MAX_PLY + 4],
-            pv: vec![Vec::with_capacity(MAX_PLY); MAX_PLY + 2],
+            pv: (0..MAX_PLY + 2).map(|_| Vec::with_capacity(MAX_PLY)).collect(),
             root_moves: Vec::new(),
             pv_index: 0,
             root_depth: 0,
@@ -118,6 +118,7 @@ impl<G: Evaluate> Worker<G> {
     /// Replaces the tunables (and the reduction table built from them).
     pub fn set_params(&mut self, params: Params) {
         self.params = params;
+        self.history.bonus_max = params.history_bonus_max;
         let base = params.lmr_base as f64 / 100.0;
         let divisor = params.lmr_divisor as f64 / 100.0;
         for (depth, row) in self.lmr.iter_mut().enumerate() {
@@ -356,7 +357,7 @@ impl<G: Evaluate> Worker<G> {
             let current: Option<&dyn Fn(G::Move, usize)> = if main { Some(&report) } else { None };
             let score = self.search_root(root, depth, alpha, beta, current);
             let tail = &mut self.root_moves[self.pv_index..];
-            tail.sort_by(|a, b| b.score.cmp(&a.score));
+            tail.sort_by_key(|rm| std::cmp::Reverse(rm.score));
             if self.stopped {
                 return;
             }

@@ -1,0 +1,375 @@
+//! Move generation: capture trees with the variant's precedence rule, quiet
+//! moves, and the bulk counts perft uses at its last ply.
+//!
+//! Everything is generic over `R: Rules` and over the side to move (a const
+//! `WHITE` parameter), so the per-node code is monomorphised with the rules
+//! and the direction sets as constants.
+//!
+//! * Capture existence is a pure bitboard test (men: a neighbour in the
+//!   direction is an opponent and the square beyond is empty; flying kings:
+//!   the same test from every square a king can slide to).
+//! * Capture trees are a depth-first search per piece over the board with the
+//!   mover lifted off. Captured pieces stay on the board until the move ends
+//!   (they block and cannot be jumped twice) unless `R::REMOVE_AT_ONCE`. Only
+//!   finished sequences are moves; with a precedence rule, a better score
+//!   clears the list. A move equal to one already listed (same from, to,
+//!   captured set: another route) is not added again.
+//! * Without a capture, quiet moves are counted by popcount over shifted
+//!   bitboards (men) and sliding fills (kings), without building moves.
+
+use super::geometry::{opposite, step, Bitboard, Geometry, Square};
+use super::position::{Move, MoveList, Position};
+use super::rules::{Precedence, Rules};
+use crate::game::Side;
+
+/// Directions men of the side capture in.
+#[inline(always)]
+fn man_capture_dirs<R: Rules, const WHITE: bool>() -> &'static [usize] {
+    if R::MEN_CAPTURE_BACKWARDS {
+        &[0, 1, 2, 3]
+    } else {
+        man_steps::<R, WHITE>()
+    }
+}
+
+/// Directions men of the side move in.
+#[inline(always)]
+fn man_steps<R: Rules, const WHITE: bool>() -> &'static [usize] {
+    if WHITE {
+        <R::Board as Geometry>::WHITE_MAN_STEPS
+    } else {
+        <R::Board as Geometry>::BLACK_MAN_STEPS
+    }
+}
+
+/// The crown row of the side.
+#[inline(always)]
+fn crown<R: Rules, const WHITE: bool>() -> Bitboard {
+    if WHITE {
+        <R::Board as Geometry>::WHITE_CROWN
+    } else {
+        <R::Board as Geometry>::BLACK_CROWN
+    }
+}
+
+/// The state of one capture search (one side, one position).
+struct Captures<'a, R: Rules> {
+    list: &'a mut MoveList,
+    best: u32,
+    from: Square,
+    from_king: bool,
+    /// Empty squares, the mover's start square included.
+    empty: Bitboard,
+    opp: Bitboard,
+    opp_kings: Bitboard,
+    crown: Bitboard,
+    rules: std::marker::PhantomData<R>,
+}
+
+impl<R: Rules> Captures<'_, R> {
+    #[inline(always)]
+    fn empty_now(&self, caps: Bitboard) -> Bitboard {
+        if R::REMOVE_AT_ONCE {
+            self.empty | caps
+        } else {
+            self.empty
+        }
+    }
+
+    /// Italian order bits: the i-th captured piece sets bit 15 - i when it
+    /// is a king, so an earlier king gives a larger number.
+    #[inline(always)]
+    fn order(&self, order: u32, caps: Bitboard, piece: Bitboard) -> u32 {
+        if R::PRECEDENCE == Precedence::Italian && piece & self.opp_kings != 0 {
+            order | (1 << (15 - caps.count_ones().min(15)))
+        } else {
+            order
+        }
+    }
+
+    fn add(&mut self, to: Bitboard, caps: Bitboard, order: u32, promotes: bool) {
+        let count = caps.count_ones();
+        let score = match R::PRECEDENCE {
+            Precedence::Free => 0,
+            Precedence::MaxCount => count,
+            Precedence::Italian => {
+                (count << 21)
+                    | (u32::from(self.from_king) << 20)
+                    | ((caps & self.opp_kings).count_ones() << 16)
+                    | order
+            }
+        };
+        if score < self.best {
+            return;
+        }
+        if score > self.best {
+            self.list.clear();
+            self.best = score;
+        }
+        let mv =
+            Move { captured: caps, from: self.from, to: to.trailing_zeros() as Square, promotes };
+        if !self.list.contains(&mv) {
+            self.list.push(mv);
+        }
+    }
+
+    fn man<const WHITE: bool>(&mut self, sq: Bitboard, caps: Bitboard, order: u32) {
+        let empty = self.empty_now(caps);
+        let targets =
+            if R::MEN_CAPTURE_KINGS { self.opp } else { self.opp & !self.opp_kings } & !caps;
+        let mut found = false;
+        for &d in man_capture_dirs::<R, WHITE>() {
+            let n = step::<R::Board>(sq, d);
+            if n & targets == 0 {
+                continue;
+            }
+            let land = step::<R::Board>(n, d);
+            if land & empty == 0 {
+                continue;
+            }
+            found = true;
+            let next = self.order(order, caps, n);
+            if R::PROMOTE_MID_CAPTURE && land & self.crown != 0 {
+                self.king(land, caps | n, next, d, true);
+            } else {
+                self.man::<WHITE>(land, caps | n, next);
+            }
+        }
+        if !found && caps != 0 {
+            self.add(sq, caps, order, sq & self.crown != 0);
+        }
+    }
+
+    fn king(&mut self, sq: Bitboard, caps: Bitboard, order: u32, last: usize, promoted: bool) {
+        let empty = self.empty_now(caps);
+        let targets = self.opp & !caps;
+        let mut found = false;
+        for d in 0..4 {
+            if R::REMOVE_AT_ONCE && last < 4 && d == opposite(last) {
+                continue;
+            }
+            let mut t = step::<R::Board>(sq, d);
+            if R::FLYING_KINGS {
+                while t & empty != 0 {
+                    t = step::<R::Board>(t, d);
+                }
+            }
+            if t & targets == 0 {
+                continue;
+            }
+            let next = self.order(order, caps, t);
+            let mut land = step::<R::Board>(t, d);
+            while land & empty != 0 {
+                found = true;
+                self.king(land, caps | t, next, d, promoted);
+                if !R::FLYING_KINGS {
+                    break;
+                }
+                land = step::<R::Board>(land, d);
+            }
+        }
+        if !found && caps != 0 {
+            self.add(sq, caps, order, promoted);
+        }
+    }
+}
+
+impl<R: Rules> Position<R> {
+    #[inline(always)]
+    fn split<const WHITE: bool>(&self) -> (Bitboard, Bitboard) {
+        if WHITE {
+            (self.white, self.black)
+        } else {
+            (self.black, self.white)
+        }
+    }
+
+    #[inline(always)]
+    fn empty(&self) -> Bitboard {
+        !(self.white | self.black) & <R::Board as Geometry>::MASK
+    }
+
+    /// Whether the side to move has a capture.
+    #[inline]
+    pub fn has_capture(&self) -> bool {
+        match self.side {
+            Side::White => self.has_capture_for::<true>(),
+            Side::Black => self.has_capture_for::<false>(),
+        }
+    }
+
+    #[inline(always)]
+    fn has_capture_for<const WHITE: bool>(&self) -> bool {
+        let (own, opp) = self.split::<WHITE>();
+        let empty = self.empty();
+        let men = own & !self.kings;
+        let kings = own & self.kings;
+        let man_targets = if R::MEN_CAPTURE_KINGS { opp } else { opp & !self.kings };
+        for &d in man_capture_dirs::<R, WHITE>() {
+            let back = opposite(d);
+            let jumpers = step::<R::Board>(man_targets & step::<R::Board>(empty, back), back);
+            if men & jumpers != 0 {
+                return true;
+            }
+        }
+        if kings != 0 {
+            for d in 0..4 {
+                let mut reach = kings;
+                if R::FLYING_KINGS {
+                    let mut r = kings;
+                    loop {
+                        r = step::<R::Board>(r, d) & empty;
+                        if r == 0 {
+                            break;
+                        }
+                        reach |= r;
+                    }
+                }
+                if step::<R::Board>(step::<R::Board>(reach, d) & opp, d) & empty != 0 {
+                    return true;
+                }
+            }
+        }
+        false
+    }
+
+    /// Writes the compulsory captures of the side to move (none if there is
+    /// no capture).
+    pub fn generate_captures(&self, list: &mut MoveList) {
+        list.clear();
+        match self.side {
+            Side::White => self.captures_for::<true>(list),
+            Side::Black => self.captures_for::<false>(list),
+        }
+    }
+
+    fn captures_for<const WHITE: bool>(&self, list: &mut MoveList) {
+        let (own, opp) = self.split::<WHITE>();
+        let mut gen = Captures::<R> {
+            list,
+            best: 0,
+            from: 0,
+            from_king: false,
+            empty: 0,
+            opp,
+            opp_kings: opp & self.kings,
+            crown: crown::<R, WHITE>(),
+            rules: std::marker::PhantomData,
+        };
+        let empty = self.empty();
+        let mut pieces = own;
+        while pieces != 0 {
+            let sq = pieces & pieces.wrapping_neg();
+            pieces ^= sq;
+            gen.from = sq.trailing_zeros() as Square;
+            gen.empty = empty | sq;
+            if self.kings & sq != 0 {
+                gen.from_king = true;
+                gen.king(sq, 0, 0, 4, false);
+            } else {
+                gen.from_king = false;
+                gen.man::<WHITE>(sq, 0, 0);
+            }
+        }
+    }
+
+    /// Writes every legal move of the side to move.
+    #[inline]
+    pub fn generate_moves(&self, list: &mut MoveList) {
+        if self.has_capture() {
+            self.generate_captures(list);
+        } else {
+            list.clear();
+            match self.side {
+                Side::White => self.quiet_for::<true>(list),
+                Side::Black => self.quiet_for::<false>(list),
+            }
+        }
+    }
+
+    fn quiet_for<const WHITE: bool>(&self, list: &mut MoveList) {
+        let (own, _) = self.split::<WHITE>();
+        let empty = self.empty();
+        let men = own & !self.kings;
+        let crown = crown::<R, WHITE>();
+        for &d in man_steps::<R, WHITE>() {
+            let mut t = step::<R::Board>(men, d) & empty;
+            while t != 0 {
+                let to = t.trailing_zeros() as i32;
+                let from = to - <R::Board as Geometry>::SHIFT[d];
+                list.push(Move {
+                    captured: 0,
+                    from: from as Square,
+                    to: to as Square,
+                    promotes: (1u64 << to) & crown != 0,
+                });
+                t &= t - 1;
+            }
+        }
+        let mut kings = own & self.kings;
+        while kings != 0 {
+            let k = kings & kings.wrapping_neg();
+            kings ^= k;
+            let from = k.trailing_zeros() as Square;
+            for d in 0..4 {
+                let mut t = step::<R::Board>(k, d) & empty;
+                while t != 0 {
+                    list.push(Move {
+                        captured: 0,
+                        from,
+                        to: t.trailing_zeros() as Square,
+                        promotes: false,
+                    });
+                    if !R::FLYING_KINGS {
+                        break;
+                    }
+                    t = step::<R::Board>(t, d) & empty;
+                }
+            }
+        }
+    }
+
+    /// The number of quiet moves (valid only when there is no capture).
+    #[inline(always)]
+    fn count_quiet_for<const WHITE: bool>(&self) -> u64 {
+        let (own, _) = self.split::<WHITE>();
+        let empty = self.empty();
+        let men = own & !self.kings;
+        let mut n = 0;
+        for &d in man_steps::<R, WHITE>() {
+            n += (step::<R::Board>(men, d) & empty).count_ones();
+        }
+        let kings = own & self.kings;
+        if kings != 0 {
+            for d in 0..4 {
+                let mut t = kings;
+                loop {
+                    t = step::<R::Board>(t, d) & empty;
+                    if t == 0 {
+                        break;
+                    }
+                    n += t.count_ones();
+                    if !R::FLYING_KINGS {
+                        break;
+                    }
+                }
+            }
+        }
+        u64::from(n)
+    }
+
+    /// The number of legal moves, without building quiet moves.
+    #[inline]
+    pub fn count_moves(&self) -> u64 {
+        if self.has_capture() {
+            let mut list = MoveList::default();
+            self.generate_captures(&mut list);
+            list.len() as u64
+        } else {
+            match self.side {
+                Side::White => self.count_quiet_for::<true>(),
+                Side::Black => self.count_quiet_for::<false>(),
+            }
+        }
+    }
+}
