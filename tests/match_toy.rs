@@ -8,6 +8,7 @@
 use crown::game::{Game, MoveList, NoMoveResult, Side, Variant};
 use crown::tournament::clock::{Limits, TimeControl};
 use crown::tournament::engine::{EngineConfig, Protocol};
+use crown::tournament::hub::HubText;
 use crown::tournament::process::Launch;
 use crown::tournament::runner::{run, MatchConfig};
 use crown::tournament::sprt::{Decision, Sprt};
@@ -118,6 +119,8 @@ impl Game for Toy {
         mv.to_string()
     }
 }
+
+impl HubText for Toy {}
 
 fn fixture(name: &str) -> String {
     format!("{}/tests/fixtures/{name}", env!("CARGO_MANIFEST_DIR"))

@@ -94,9 +94,10 @@ pub struct SearchRequest<'a> {
     pub game_startpos: bool,
     /// Every move since `game_fen`, in protocol notation.
     pub game_moves: &'a [String],
-    /// The FEN after the last irreversible move (Hub sends only what follows).
-    pub recent_fen: &'a str,
-    /// The moves since `recent_fen`.
+    /// The Hub position after the last irreversible move (Hub sends only
+    /// the moves that follow); empty when no Hub engine plays.
+    pub recent_hub: &'a str,
+    /// The moves since `recent_hub`, in Hub notation.
     pub recent_moves: &'a [String],
     /// Whether white is to move.
     pub white_to_move: bool,

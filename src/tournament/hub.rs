@@ -15,14 +15,42 @@
 
 use super::engine::{EngineConfig, Fault, Reply, Score, SearchRequest, HANDSHAKE_TIMEOUT};
 use super::process::{EngineProcess, Line, ReadError, TrafficLog};
-use crate::game::Variant;
+use crate::game::{Game, Variant};
 use std::fmt::Write as _;
 use std::time::{Duration, Instant};
+
+/// Move text in Hub notation: quiet `32-28`, captures with every captured
+/// square (`28x19x23`). The game's own text ([`Game::move_text`]) is PDN,
+/// which may omit captured squares, so the runner sends this to Hub engines.
+/// Games without a Hub notation (chess) keep the default.
+pub trait HubText: Game {
+    /// The Hub text of a legal move.
+    fn hub_text(&self, mv: Self::Move) -> String {
+        self.move_text(mv)
+    }
+
+    /// The Hub position string (side to move, then one letter per square).
+    /// The default reads the PDN FEN with [`hub_position`].
+    fn hub_position(&self) -> Option<String> {
+        hub_position(&self.to_fen(), self.variant())
+    }
+}
+
+impl HubText for crate::chess::Position {}
+
+impl<R: crate::draughts::rules::Rules> HubText for crate::draughts::Position<R> {
+    fn hub_text(&self, mv: Self::Move) -> String {
+        crate::draughts::notation::hub_text::<R>(mv)
+    }
+
+    fn hub_position(&self) -> Option<String> {
+        Some(crate::draughts::fen::write_hub::<R>(self))
+    }
+}
 
 /// A running Hub engine.
 pub struct HubClient {
     process: EngineProcess,
-    variant: Variant,
 }
 
 fn fault(e: ReadError) -> Fault {
@@ -50,7 +78,7 @@ impl HubClient {
         label: &str,
     ) -> Result<HubClient, Fault> {
         let process = EngineProcess::spawn(label, &config.launch, log).map_err(Fault::Start)?;
-        let mut client = HubClient { process, variant };
+        let mut client = HubClient { process };
         let deadline = Instant::now() + HANDSHAKE_TIMEOUT;
         let start_fault = |e: ReadError| Fault::Start(format!("Hub handshake failed ({e:?})"));
         client.process.send("hub").map_err(start_fault)?;
@@ -97,9 +125,10 @@ impl HubClient {
 
     /// Runs one search.
     pub fn search(&mut self, request: &SearchRequest<'_>) -> Result<Reply, Fault> {
-        let pos = hub_position(request.recent_fen, self.variant).ok_or_else(|| {
-            Fault::Start(format!("cannot express '{}' in Hub", request.recent_fen))
-        })?;
+        let pos = request.recent_hub;
+        if pos.is_empty() {
+            return Err(Fault::Start("the position has no Hub form".to_string()));
+        }
         let mut line = format!("pos pos={pos}");
         if !request.recent_moves.is_empty() {
             let _ = write!(line, " moves=\"{}\"", request.recent_moves.join(" "));

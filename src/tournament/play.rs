@@ -13,6 +13,7 @@
 use super::adjudication::{Adjudication, Adjudicator, Verdict};
 use super::clock::Clock;
 use super::engine::{EngineConfig, Fault, Player, SearchRequest};
+use super::hub::HubText;
 use super::openings::Opening;
 use super::pgn::{GameRecord, GameResult, MoveRecord};
 use super::process::TrafficLog;
@@ -120,7 +121,7 @@ fn fault_ending(side: Side, fault: &Fault, waited: Duration, clocked: bool) -> E
 /// started first; a failed engine is left in its slot (the caller restarts it
 /// as `Played::restart` says).
 #[allow(clippy::too_many_arguments)]
-pub fn play_game<G: Game>(
+pub fn play_game<G: HubText>(
     settings: &GameSettings,
     configs: [&EngineConfig; 2],
     players: [&mut Option<Player>; 2],
@@ -181,7 +182,7 @@ fn first_move_number<G: Game>(pos: &G) -> u32 {
     }
 }
 
-fn run<G: Game>(
+fn run<G: HubText>(
     settings: &GameSettings,
     configs: [&EngineConfig; 2],
     slots: &mut [&mut Option<Player>; 2],
@@ -214,6 +215,9 @@ fn run<G: Game>(
     let mut pos = opening.start.clone();
     let mut history: Vec<u64> = Vec::with_capacity(256);
     let mut texts: Vec<String> = Vec::with_capacity(256);
+    // Hub wants its own notation (all captured squares); kept only for Hub games.
+    let hub = configs.iter().any(|c| c.protocol == super::engine::Protocol::Hub);
+    let mut hub_texts: Vec<String> = Vec::new();
     let mut recent = (0usize, pos.clone());
     let game_fen = pos.to_fen();
     for &mv in &opening.moves {
@@ -225,6 +229,9 @@ fn run<G: Game>(
             time: Duration::ZERO,
         });
         texts.push(pos.move_text(mv));
+        if hub {
+            hub_texts.push(pos.hub_text(mv));
+        }
         history.push(pos.hash());
         pos.play(mv);
         if pos.reversible_plies() == 0 {
@@ -238,7 +245,8 @@ fn run<G: Game>(
         configs[1].limits.tc.map(|t| Clock::new(&t)),
     ];
     let mut adjudicator = Adjudicator::new(settings.adjudication);
-    let mut recent_fen = recent.1.to_fen();
+    let hub_pos = |p: &G| if hub { p.hub_position().unwrap_or_default() } else { String::new() };
+    let mut recent_hub = hub_pos(&recent.1);
     loop {
         if let Some(outcome) = pos.outcome(&history) {
             return rules_ending(&pos, outcome);
@@ -258,8 +266,8 @@ fn run<G: Game>(
             game_fen: &game_fen,
             game_startpos: opening.standard_start,
             game_moves: &texts,
-            recent_fen: &recent_fen,
-            recent_moves: &texts[recent.0..],
+            recent_hub: &recent_hub,
+            recent_moves: if hub { &hub_texts[recent.0..] } else { &[] },
             white_to_move: side == Side::White,
             clocks: own_clock.map(|own| [clocks[0].unwrap_or(own), clocks[1].unwrap_or(own)]),
             tc: limits.tc,
@@ -305,11 +313,14 @@ fn run<G: Game>(
             time: reply.elapsed,
         });
         texts.push(pos.move_text(mv));
+        if hub {
+            hub_texts.push(pos.hub_text(mv));
+        }
         history.push(pos.hash());
         pos.play(mv);
         if pos.reversible_plies() == 0 {
             recent = (texts.len(), pos.clone());
-            recent_fen = recent.1.to_fen();
+            recent_hub = hub_pos(&recent.1);
         }
         let plies = record.moves.len() as u32;
         match adjudicator.record(side, reply.score, plies) {

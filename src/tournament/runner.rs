@@ -15,6 +15,7 @@
 
 use super::adjudication::Adjudication;
 use super::engine::{EngineConfig, Player};
+use super::hub::HubText;
 use super::openings::{self, Opening, OpeningText, Rng};
 use super::pgn::write_game;
 use super::play::{play_game, tc_text, GameSettings, Played};
@@ -223,7 +224,7 @@ pub struct MatchSummary {
 }
 
 /// Runs a whole match with the rules of `G`, printing as it goes.
-pub fn run<G: Game>(config: &MatchConfig, out: &mut dyn Write) -> Result<MatchSummary, String> {
+pub fn run<G: HubText>(config: &MatchConfig, out: &mut dyn Write) -> Result<MatchSummary, String> {
     if config.engines.len() < 2 {
         return Err("a match needs at least two engines (--engine ... --engine ...)".to_string());
     }

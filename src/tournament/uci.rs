@@ -220,7 +220,7 @@ mod tests {
             game_fen: "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
             game_startpos: true,
             game_moves: &moves,
-            recent_fen: "",
+            recent_hub: "",
             recent_moves: &[],
             white_to_move: true,
             clocks: Some([
