@@ -133,35 +133,32 @@ impl HubClient {
         if !request.recent_moves.is_empty() {
             let _ = write!(line, " moves=\"{}\"", request.recent_moves.join(" "));
         }
+        let _ = self.process.take_info(); // drop anything left from before
         self.process.send(&line).map_err(fault)?;
         self.process.send(&level_command(request)).map_err(fault)?;
         self.process.send("go think").map_err(fault)?;
         let start = Instant::now();
-        let (mut score, mut depth) = (None, None);
         loop {
             let line = match self.process.recv(request.deadline).map_err(fault)? {
                 Line::Text(text) => text,
                 Line::Malformed(text) => return Err(Fault::Malformed(text)),
             };
             let (command, args) = split_command(&line);
-            match command {
-                "info" => {
+            if command == "done" {
+                let elapsed = start.elapsed();
+                let (mut score, mut depth) = (None, None);
+                if let Some(info) = self.process.take_info() {
+                    let args = split_command(&info).1;
                     if let Some(s) = value_of(args, "score").and_then(|v| v.parse::<f64>().ok()) {
                         // Hub scores are in pieces (Scan prints e.g. 0.12); keep centi-units.
                         score = Some(Score::Cp((s * 100.0).round() as i32));
                     }
-                    if let Some(d) = value_of(args, "depth").and_then(|v| v.parse::<u32>().ok()) {
-                        depth = Some(d);
-                    }
+                    depth = value_of(args, "depth").and_then(|v| v.parse::<u32>().ok());
                 }
-                "done" => {
-                    let elapsed = start.elapsed();
-                    return match value_of(args, "move") {
-                        Some(mv) if !mv.is_empty() => Ok(Reply { mv, score, depth, elapsed }),
-                        _ => Err(Fault::Malformed(line)),
-                    };
-                }
-                _ => {}
+                return match value_of(args, "move") {
+                    Some(mv) if !mv.is_empty() => Ok(Reply { mv, score, depth, elapsed }),
+                    _ => Err(Fault::Malformed(line)),
+                };
             }
         }
     }

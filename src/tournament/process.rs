@@ -8,6 +8,10 @@
 //! * stderr is drained by a second thread into the traffic log (or dropped),
 //!   so a chatty engine cannot fill the pipe and stall.
 //! * A line that is not valid UTF-8 is delivered as [`Line::Malformed`].
+//! * Lines starting with `info` (UCI and Hub alike) are not forwarded: the
+//!   reader keeps the last one with a score for [`EngineProcess::take_info`],
+//!   so the match thread wakes once per move rather than once per line.
+//! * Every line is written to the traffic log by the thread that reads it.
 //! * Dropping an [`EngineProcess`] kills the child and reaps it.
 
 use std::fs::File;
@@ -85,6 +89,7 @@ pub struct EngineProcess {
     child: Child,
     stdin: Option<ChildStdin>,
     lines: Receiver<Line>,
+    last_info: Arc<Mutex<Option<String>>>,
     log: TrafficLog,
 }
 
@@ -102,6 +107,8 @@ impl EngineProcess {
         log.write(name, '#', &format!("started {} (pid {})", launch.cmd, child.id()));
         let stdout = child.stdout.take().ok_or("no stdout pipe")?;
         let (tx, rx) = mpsc::channel();
+        let last_info = Arc::new(Mutex::new(None));
+        let (info_slot, reader_log, who) = (Arc::clone(&last_info), log.clone(), name.to_string());
         thread::Builder::new()
             .name(format!("{name}-stdout"))
             .spawn(move || {
@@ -116,10 +123,25 @@ impl EngineProcess {
                                 buf.pop();
                             }
                             let line = match String::from_utf8(std::mem::take(&mut buf)) {
-                                Ok(text) => Line::Text(text),
-                                Err(e) => Line::Malformed(
-                                    String::from_utf8_lossy(e.as_bytes()).into_owned(),
-                                ),
+                                Ok(text) => {
+                                    reader_log.write(&who, '<', &text);
+                                    if text.starts_with("info") {
+                                        // Kept here, not forwarded: one wake-up
+                                        // of the match thread per move, not per line.
+                                        if text.contains("score") {
+                                            if let Ok(mut slot) = info_slot.lock() {
+                                                *slot = Some(text);
+                                            }
+                                        }
+                                        continue;
+                                    }
+                                    Line::Text(text)
+                                }
+                                Err(e) => {
+                                    let text = String::from_utf8_lossy(e.as_bytes()).into_owned();
+                                    reader_log.write(&who, '<', &format!("(not UTF-8) {text}"));
+                                    Line::Malformed(text)
+                                }
                             };
                             if tx.send(line).is_err() {
                                 break;
@@ -142,7 +164,14 @@ impl EngineProcess {
                 .map_err(|e| format!("cannot start stderr thread: {e}"))?;
         }
         let stdin = child.stdin.take();
-        Ok(EngineProcess { name: name.to_string(), child, stdin, lines: rx, log: log.clone() })
+        Ok(EngineProcess {
+            name: name.to_string(),
+            child,
+            stdin,
+            lines: rx,
+            last_info,
+            log: log.clone(),
+        })
     }
 
     /// The label used in logs.
@@ -165,15 +194,7 @@ impl EngineProcess {
     pub fn recv(&mut self, deadline: Instant) -> Result<Line, ReadError> {
         let wait = deadline.saturating_duration_since(Instant::now());
         match self.lines.recv_timeout(wait) {
-            Ok(line) => {
-                match &line {
-                    Line::Text(t) => self.log.write(&self.name, '<', t),
-                    Line::Malformed(t) => {
-                        self.log.write(&self.name, '<', &format!("(not UTF-8) {t}"))
-                    }
-                }
-                Ok(line)
-            }
+            Ok(line) => Ok(line),
             Err(RecvTimeoutError::Timeout) => Err(ReadError::Timeout),
             Err(RecvTimeoutError::Disconnected) => Err(ReadError::Closed),
         }
@@ -192,6 +213,12 @@ impl EngineProcess {
                 }
             }
         }
+    }
+
+    /// Takes the last `info` line with a score seen since the previous call
+    /// (the reader thread keeps `info` lines instead of forwarding them).
+    pub fn take_info(&self) -> Option<String> {
+        self.last_info.lock().ok().and_then(|mut slot| slot.take())
     }
 
     /// Writes a runner note into the traffic log.

@@ -4,8 +4,8 @@
 //! `UCI_Chess960` for Chess960), then `isready` → `readyok`. Each game starts
 //! with `ucinewgame` and `isready`. A search sends the whole game
 //! (`position startpos|fen ... moves ...`) and one `go` with the clocks in
-//! milliseconds, then reads `info` lines (the last `score` and `depth` are
-//! kept) until `bestmove`.
+//! milliseconds, then waits for `bestmove`; the last `info` line with a
+//! score (kept by the reader thread) gives the move's score and depth.
 //!
 //! Invariants: unknown lines are ignored, as the protocol asks; a `bestmove`
 //! line without a move, or a line that is not UTF-8, is a malformed answer;
@@ -73,26 +73,26 @@ impl UciClient {
     pub fn search(&mut self, request: &SearchRequest<'_>) -> Result<Reply, Fault> {
         let position = position_command(request);
         let go = go_command(request);
+        let _ = self.process.take_info(); // drop anything left from before
         self.process.send(&position).map_err(fault)?;
         self.process.send(&go).map_err(fault)?;
         let start = Instant::now();
-        let (mut score, mut depth) = (None, None);
         loop {
             let line = match self.process.recv(request.deadline).map_err(fault)? {
                 Line::Text(text) => text,
                 Line::Malformed(text) => return Err(Fault::Malformed(text)),
             };
             let mut words = line.split_whitespace();
-            match words.next() {
-                Some("info") => parse_info(&line, &mut score, &mut depth),
-                Some("bestmove") => {
-                    let elapsed = start.elapsed();
-                    return match words.next() {
-                        Some(mv) => Ok(Reply { mv: mv.to_string(), score, depth, elapsed }),
-                        None => Err(Fault::Malformed(line)),
-                    };
+            if words.next() == Some("bestmove") {
+                let elapsed = start.elapsed();
+                let (mut score, mut depth) = (None, None);
+                if let Some(info) = self.process.take_info() {
+                    parse_info(&info, &mut score, &mut depth);
                 }
-                _ => {}
+                return match words.next() {
+                    Some(mv) => Ok(Reply { mv: mv.to_string(), score, depth, elapsed }),
+                    None => Err(Fault::Malformed(line)),
+                };
             }
         }
     }
