@@ -11,7 +11,7 @@
 //!   captures with the same from, to and captured set are one move).
 //! * `play` is only called with a move from the current legal list.
 //! * No legal move means the side to move has lost (chess: checkmate) unless
-//!   [`Game::no_move_outcome`] says otherwise (chess stalemate, antidraughts).
+//!   [`Game::no_move_result`] says otherwise (chess stalemate, antidraughts).
 //! * No method panics on any input: text parsers return typed errors.
 
 use std::fmt;

@@ -27,6 +27,8 @@ enum Command {
         /// Depth per position.
         depth: Option<i32>,
     },
+    /// Play international draughts over DamExchange (TCP).
+    Dxp(crown::protocol::dxp::Options),
     /// Count the leaves of the legal move tree (exactness and speed test).
     Perft {
         /// chess, chess960, international, brazilian, russian, english,
@@ -62,6 +64,7 @@ fn main() -> ExitCode {
             perft(&variant, fen.as_deref(), depth, divide, threads)
         }
         Some(Command::Match { args }) => crown::tournament::run_cli(&args),
+        Some(Command::Dxp(options)) => crown::protocol::dxp::run(&options),
         Some(Command::Bench { depth }) => {
             crown::bench::run_printed(depth, &Printer::stdout());
             Ok(())

@@ -1,8 +1,8 @@
 //! Perft exactness over every chess and Chess960 suite in `tests/data/`.
 //!
 //! The default run checks, for each position, every listed depth whose
-//! reference count is at most [`NODE_LIMIT`]; `cargo test -- --ignored`
-//! checks every listed depth.
+//! reference count is at most [`NODE_LIMIT`] (or the environment variable
+//! `CROWN_PERFT_LIMIT`); `cargo test -- --ignored` checks every listed depth.
 
 mod chess_support;
 
@@ -13,6 +13,10 @@ use crown::perft::perft;
 
 /// Leaf counts above this are left to the ignored test.
 const NODE_LIMIT: u64 = 2_000_000;
+
+fn node_limit() -> u64 {
+    std::env::var("CROWN_PERFT_LIMIT").ok().and_then(|v| v.parse().ok()).unwrap_or(NODE_LIMIT)
+}
 
 fn check(records: &[Record], limit: u64) {
     assert!(!records.is_empty(), "no suite positions read");
@@ -35,12 +39,12 @@ fn check(records: &[Record], limit: u64) {
 
 #[test]
 fn perft_standard_suites() {
-    check(&chess_support::standard(), NODE_LIMIT);
+    check(&chess_support::standard(), node_limit());
 }
 
 #[test]
 fn perft_chess960_suites() {
-    check(&chess_support::fischer(), NODE_LIMIT);
+    check(&chess_support::fischer(), node_limit());
 }
 
 #[test]

@@ -162,7 +162,9 @@ fn insufficient_material() {
         "4k3/8/8/8/8/8/8/4KB2 w - - 0 1",
         "4kb2/8/8/8/8/8/8/2B1K3 w - - 0 1",
     ] {
-        assert_eq!(fen(drawn).outcome(&[]), Some(Outcome::Draw(DrawReason::MoveRule)), "{drawn}");
+        let outcome = fen(drawn).outcome(&[]);
+        assert_eq!(outcome, Some(Outcome::Draw(DrawReason::InsufficientMaterial)), "{drawn}");
+        assert!(fen(drawn).rule_draw());
     }
     for alive in [
         "4k3/8/8/8/8/8/8/4K2R w - - 0 1",

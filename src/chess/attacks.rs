@@ -4,9 +4,10 @@
 //! * Bishop and rook attacks use "fancy" magic bitboards: for each square the
 //!   relevant blockers (the rays without their last square) are multiplied by
 //!   a magic number and shifted so that the top bits index a per-square slice
-//!   of one shared attack table. The magics are found at first use by a
-//!   seeded random search (deterministic, a few milliseconds) and kept in a
-//!   [`LazyLock`], so no hard-coded numbers and no `transmute`.
+//!   of one shared attack table. The magics were found by the seeded random
+//!   search in this file; they are stored, verified when the tables are built
+//!   at first use (in a [`LazyLock`]; no `transmute`), and searched anew
+//!   should one ever fail.
 //! * `between(a, b)`: the squares strictly between two aligned squares;
 //!   `line(a, b)`: the whole line through them (used by pin masks). Both are
 //!   empty for squares that share no rank, file or diagonal.
@@ -133,10 +134,149 @@ impl Rng {
     }
 }
 
-/// Finds a magic for `sq` and appends its attack slice to `attacks`.
+/// Bishop magics that the search below found with its fixed seed, stored so
+/// that start-up only verifies them (a failing one would be searched anew).
+const BISHOP_MAGICS: [u64; 64] = [
+    0x10102002004a1420,
+    0x8020040400584008,
+    0x10510800811201c8,
+    0x5204042080000088,
+    0x2204106880000002,
+    0x1401042004000000,
+    0x0400880410042004,
+    0x0028208200a02020,
+    0x1500241990010e00,
+    0x8001200182020a40,
+    0x40004101030b0000,
+    0x8002041042000100,
+    0x4010011041020038,
+    0x0000010421044000,
+    0x1500210808020a00,
+    0x8000088400880520,
+    0x0405004010040100,
+    0x1005823210040108,
+    0x2708008102040011,
+    0x4048200404009100,
+    0x0018104101400024,
+    0x0003000601190101,
+    0x8004803108491000,
+    0x8014241200820800,
+    0x0006e080100c3040,
+    0x0501044a11041800,
+    0x9020300008004045,
+    0x0894080000220040,
+    0x1001010083104000,
+    0x5004030040900080,
+    0x000400422c012400,
+    0x0002128698404812,
+    0x1010108404900440,
+    0x0928021182084100,
+    0x2006080409020024,
+    0x1010202020180080,
+    0xa010008200202200,
+    0x2098015100019004,
+    0x0002041440810811,
+    0x802a02020000b098,
+    0x0009015090004060,
+    0x4000821082081001,
+    0x0100210040420800,
+    0x0800004010488a00,
+    0x2000081104004040,
+    0x4c8e029015000082,
+    0x0420340322224842,
+    0x1298260043400210,
+    0x0000822802400008,
+    0x00008a0101600000,
+    0x3040003412080021,
+    0x3040290220884800,
+    0x4a1500401041004a,
+    0x8010200282020781,
+    0x0020203142209091,
+    0x0070300600902110,
+    0x0040808800b62048,
+    0x0000810400c44420,
+    0x00080400440c0441,
+    0x8340080020840411,
+    0x0000000104208200,
+    0x0000800810d00080,
+    0x0400530411080200,
+    0x4040702400932244,
+];
+
+/// Rook magics, found and used like [`BISHOP_MAGICS`].
+const ROOK_MAGICS: [u64; 64] = [
+    0x1080004008801020,
+    0x0840092002c03000,
+    0x1900200010400900,
+    0x0880100008000480,
+    0x4200100420080200,
+    0x8100020100080400,
+    0x0200040110886200,
+    0x0200008040220411,
+    0x0404800084400220,
+    0x0000401000402000,
+    0x0086001081220440,
+    0x0408800800100280,
+    0x000a001201040820,
+    0x8848800200840080,
+    0x4001000100040200,
+    0x0442000102105084,
+    0x9080010020804100,
+    0x0040404000201009,
+    0x0000808010002009,
+    0x2200090021d00100,
+    0x0008008008040080,
+    0x0004004002010040,
+    0x0011040008015042,
+    0x00000a0001768104,
+    0x0000800080204009,
+    0x2010004140002001,
+    0x9800200280100080,
+    0x1000100080080080,
+    0x0442000a00049020,
+    0x2100040080020080,
+    0x0800120400900148,
+    0x0010040a00128541,
+    0x2800804000800030,
+    0x1010002000400041,
+    0x4000200011004100,
+    0x0610008410800800,
+    0x0400802402800800,
+    0xc100020080800400,
+    0x0002000802000401,
+    0x0182085882000401,
+    0x0220204000808000,
+    0x2860100040024022,
+    0x0001002004110040,
+    0x99101042000a0020,
+    0x0004080004008080,
+    0x0010040002008080,
+    0x2012004881020004,
+    0x8300842444820011,
+    0x0088403882010200,
+    0x0820400080210100,
+    0x0110910040a00300,
+    0x0801100280080480,
+    0x0242009008200600,
+    0x1002000489500200,
+    0x0040800200010080,
+    0x0091800041000080,
+    0x0000209300488001,
+    0x04c1002414824001,
+    0x020020000b001041,
+    0x7000100004200901,
+    0x8002002004100802,
+    0x30010002084c0007,
+    0x0888221800813004,
+    0x4000002840840112,
+];
+
+/// Finds a magic for `sq` (trying `known` first) and appends its attack
+/// slice to `attacks`.
 fn find_magic(
     sq: usize,
     dirs: &[(i8, i8); 4],
+    known: u64,
     rng: &mut Rng,
     attacks: &mut Vec<Bitboard>,
 ) -> Magic {
@@ -160,8 +300,8 @@ fn find_magic(
     let mut epoch = vec![0u32; size];
     let mut attempt = 0u32;
     loop {
-        let magic = rng.sparse();
-        if (mask.wrapping_mul(magic) >> 56).count_ones() < 6 {
+        let magic = if attempt == 0 { known } else { rng.sparse() };
+        if attempt > 0 && (mask.wrapping_mul(magic) >> 56).count_ones() < 6 {
             continue;
         }
         attempt += 1;
@@ -188,10 +328,10 @@ static TABLES: LazyLock<Tables> = LazyLock::new(|| {
     let mut bishop = [Magic::default(); 64];
     let mut rook = [Magic::default(); 64];
     for (sq, magic) in bishop.iter_mut().enumerate() {
-        *magic = find_magic(sq, &BISHOP_DIRS, &mut rng, &mut attacks);
+        *magic = find_magic(sq, &BISHOP_DIRS, BISHOP_MAGICS[sq], &mut rng, &mut attacks);
     }
     for (sq, magic) in rook.iter_mut().enumerate() {
-        *magic = find_magic(sq, &ROOK_DIRS, &mut rng, &mut attacks);
+        *magic = find_magic(sq, &ROOK_DIRS, ROOK_MAGICS[sq], &mut rng, &mut attacks);
     }
     let mut between = vec![Bitboard::EMPTY; 64 * 64];
     let mut line = vec![Bitboard::EMPTY; 64 * 64];
@@ -283,6 +423,19 @@ mod tests {
                 assert_eq!(bishop(sq, Bitboard(occ)).0, slide(sq.index(), occ, &BISHOP_DIRS));
             }
         }
+    }
+
+    #[test]
+    fn stored_magics_are_valid() {
+        let mut attacks = Vec::new();
+        let mut rng = Rng(1);
+        for sq in 0..64 {
+            let b = find_magic(sq, &BISHOP_DIRS, BISHOP_MAGICS[sq], &mut rng, &mut attacks);
+            assert_eq!(b.magic, BISHOP_MAGICS[sq]);
+            let r = find_magic(sq, &ROOK_DIRS, ROOK_MAGICS[sq], &mut rng, &mut attacks);
+            assert_eq!(r.magic, ROOK_MAGICS[sq]);
+        }
+        assert_eq!(attacks.len(), 107_648);
     }
 
     #[test]

@@ -3,8 +3,9 @@
 //! [`IllegalPosition`] (it reads, but no legal game reaches it), joined in
 //! [`PositionError`].
 //!
-//! Reading: six fields; the last four may be left out (EPD style: castling
-//! `-`, no en passant, clocks 0 and 1). Castling rights may be `KQkq`
+//! Reading: up to six fields; only the board is required (missing fields
+//! default to white to move, castling `-`, no en passant, clocks 0 and 1, so
+//! EPD-style four-field positions read as they are). Castling rights may be `KQkq`
 //! (the outermost rook on that side of the king), file letters `HAha`
 //! (Shredder-FEN), or a mix (X-FEN). In standard mode the rights must name
 //! rooks on the a/h files with the king on the e-file. An en-passant square

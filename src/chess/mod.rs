@@ -24,7 +24,7 @@ pub use notation::MoveError;
 pub use position::{CastlingMode, Position};
 pub use types::{Color, File, Piece, PieceKind, Rank, Square};
 
-use crate::game::{Game, NoMoveResult, Side, Variant};
+use crate::game::{DrawReason, Game, NoMoveResult, Outcome, Side, Variant};
 
 /// The chess move list: 256 slots, more than the 218 moves any legal
 /// position has (the FEN reader refuses material that could exceed it).
@@ -141,6 +141,27 @@ impl Game for Position {
     #[inline]
     fn count_legal(&self) -> u64 {
         self.count_moves()
+    }
+
+    /// As the trait's default, but a material draw is reported as
+    /// [`DrawReason::InsufficientMaterial`] rather than as a move rule.
+    fn outcome(&self, history: &[u64]) -> Option<Outcome> {
+        if self.count_moves() == 0 {
+            return Some(if self.in_check() {
+                Outcome::Win(self.side.flip())
+            } else {
+                Outcome::Draw(DrawReason::Stalemate)
+            });
+        }
+        if self.halfmove >= 100 {
+            return Some(Outcome::Draw(DrawReason::MoveRule));
+        }
+        if self.insufficient_material() {
+            return Some(Outcome::Draw(DrawReason::InsufficientMaterial));
+        }
+        let window = (self.halfmove as usize).min(history.len());
+        let seen = history[history.len() - window..].iter().filter(|&&k| k == self.key).count();
+        (seen >= 2).then_some(Outcome::Draw(DrawReason::Repetition))
     }
 }
 

@@ -19,7 +19,7 @@
 //!    may be attacked with the castling rook lifted (the Chess960 case of a
 //!    rook shielding its king from an enemy rook or queen on the back rank).
 //!
-//! The moves go to a [`Sink`]: a move list, or a counter that adds whole
+//! The moves go to a `Sink`: a move list, or a counter that adds whole
 //! target sets with one popcount (perft's bulk counting at the last ply).
 
 use crate::chess::attacks;
@@ -107,6 +107,7 @@ impl Position {
 
     /// Pieces of either colour that alone stand between `color`'s king and an
     /// enemy slider aiming at it.
+    #[inline]
     pub(crate) fn blockers(&self, color: Color) -> Bitboard {
         let ksq = self.king_square(color);
         let theirs = self.colors[color.flip().index()];
@@ -287,5 +288,67 @@ impl Position {
         let mut counter = Counter(0);
         self.generate_into::<Counter, false>(&mut counter);
         counter.0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::chess::{CastlingMode, MoveList, Position};
+
+    fn pos(fen: &str) -> Position {
+        Position::from_fen_mode(fen, CastlingMode::Standard).expect("valid FEN")
+    }
+
+    fn texts(pos: &Position, tactical: bool) -> Vec<String> {
+        let mut list = MoveList::default();
+        if tactical {
+            pos.tactical_moves(&mut list);
+        } else {
+            pos.legal_moves(&mut list);
+        }
+        let mut texts: Vec<String> = list.iter().map(|&m| pos.move_text(m)).collect();
+        texts.sort();
+        texts
+    }
+
+    #[test]
+    fn start_position() {
+        let start = pos(crate::chess::START_FEN);
+        assert_eq!(texts(&start, false).len(), 20);
+        assert_eq!(start.count_moves(), 20);
+        assert!(texts(&start, true).is_empty());
+    }
+
+    #[test]
+    fn pinned_pieces_stay_on_their_line() {
+        // The rook on e4 is pinned by the rook on e8: it may only move on the e-file.
+        let p = pos("4r1k1/8/8/8/4R3/8/8/4K3 w - - 0 1");
+        let rook: Vec<String> =
+            texts(&p, false).into_iter().filter(|t| t.starts_with("e4")).collect();
+        assert_eq!(rook, ["e4e2", "e4e3", "e4e5", "e4e6", "e4e7", "e4e8"]);
+        // A pinned knight never moves.
+        let p = pos("4r1k1/8/8/8/4N3/8/8/4K3 w - - 0 1");
+        assert!(texts(&p, false).iter().all(|t| !t.starts_with("e4")));
+    }
+
+    #[test]
+    fn evasions_and_quiet_promotions() {
+        let checked = pos("4k3/8/8/8/8/8/8/r3K2R w K - 0 1");
+        let evasions = texts(&checked, false);
+        assert!(!evasions.contains(&"e1g1".to_string()), "no castling out of check");
+        assert_eq!(texts(&checked, true), evasions, "tactical = all evasions in check");
+        // Tactical moves include quiet promotions and underpromotions.
+        let promo = pos("8/4P1k1/8/8/8/8/8/4K3 w - - 0 1");
+        assert_eq!(texts(&promo, true), ["e7e8b", "e7e8n", "e7e8q", "e7e8r"]);
+    }
+
+    #[test]
+    fn en_passant_horizontal_pin() {
+        // Taking en passant would leave both pawns off the fifth rank and
+        // expose the white king on a5 to the rook on h5.
+        let p = pos("8/8/8/KPp4r/8/8/8/4k3 w - c6 0 1");
+        assert!(!texts(&p, false).contains(&"b5c6".to_string()));
+        let free = pos("8/8/8/1Pp4r/K7/8/8/4k3 w - c6 0 1");
+        assert!(texts(&free, false).contains(&"b5c6".to_string()));
     }
 }

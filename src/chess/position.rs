@@ -94,7 +94,8 @@ impl Position {
         }
     }
 
-    /// Puts `piece` on the empty square `sq` (keys included).
+    /// Puts the piece with index `index` (`color * 6 + kind`) on the empty
+    /// square `sq` (key included).
     #[inline]
     pub(crate) fn put(&mut self, index: usize, sq: Square) {
         let bb = Bitboard::from_square(sq);
@@ -289,9 +290,15 @@ impl Position {
     /// Recomputes `checkers` for the side to move.
     #[inline]
     pub(crate) fn update_checkers(&mut self) {
-        let ksq = self.king_square(self.side);
-        self.checkers =
-            self.attackers_to(ksq, self.occupancy()) & self.colors[self.side.flip().index()];
+        let us = self.side;
+        let ksq = self.king_square(us);
+        let occupied = self.occupancy();
+        let theirs = self.colors[us.flip().index()];
+        self.checkers = theirs
+            & ((attacks::knight(ksq) & self.kinds[1])
+                | (attacks::pawn(us, ksq) & self.kinds[0])
+                | (attacks::bishop(ksq, occupied) & (self.kinds[2] | self.kinds[4]))
+                | (attacks::rook(ksq, occupied) & (self.kinds[3] | self.kinds[4])));
     }
 
     /// The Zobrist key computed from scratch (tests compare it with the

@@ -26,7 +26,7 @@ pub enum PositionError {
     Empty,
     /// The side to move is not `W` or `B` (`W`/`Z` in DXP).
     Side,
-    /// A piece list field is malformed.
+    /// A piece list field is malformed, repeated or missing.
     Field,
     /// A square name or number is not on the board.
     Square,
@@ -45,7 +45,7 @@ impl fmt::Display for PositionError {
         f.write_str(match self {
             PositionError::Empty => "empty or overlong position text",
             PositionError::Side => "bad side to move",
-            PositionError::Field => "malformed piece list",
+            PositionError::Field => "malformed, repeated or missing piece list",
             PositionError::Square => "no such square",
             PositionError::Duplicate => "square listed twice",
             PositionError::Length => "wrong position string length",
@@ -149,6 +149,9 @@ pub fn parse_fen<R: Rules>(text: &str) -> Result<Position<R>, PositionError> {
                 add(parse_square::<R>(body).ok_or(PositionError::Square)?)?;
             }
         }
+    }
+    if seen != [true, true] {
+        return Err(PositionError::Field);
     }
     build(white, black, kings, side)
 }

@@ -52,9 +52,59 @@ fn crown<R: Rules, const WHITE: bool>() -> Bitboard {
     }
 }
 
+/// Where a capture search puts its moves: a move list, or a counter.
+trait Sink {
+    /// Forgets every move (a better capture was found).
+    fn reset(&mut self);
+    /// Adds a move; `unique` when no other route can produce it (fewer than
+    /// three pieces captured), so no duplicate check is needed.
+    fn add(&mut self, mv: Move, unique: bool);
+}
+
+impl Sink for MoveList {
+    #[inline(always)]
+    fn reset(&mut self) {
+        self.clear();
+    }
+    #[inline(always)]
+    fn add(&mut self, mv: Move, unique: bool) {
+        if unique || !self.contains(&mv) {
+            self.push(mv);
+        }
+    }
+}
+
+/// Counts captures; keeps only those that another route could repeat.
+#[derive(Default)]
+struct Counter {
+    count: u64,
+    long: Vec<Move>,
+}
+
+impl Sink for Counter {
+    #[inline(always)]
+    fn reset(&mut self) {
+        self.count = 0;
+        self.long.clear();
+    }
+    #[inline(always)]
+    fn add(&mut self, mv: Move, unique: bool) {
+        if unique {
+            self.count += 1;
+        } else if !self.long.contains(&mv) {
+            self.long.push(mv);
+            self.count += 1;
+        }
+    }
+}
+
 /// The state of one capture search (one side, one position).
-struct Captures<'a, R: Rules> {
-    list: &'a mut MoveList,
+///
+/// Two routes reaching the same square with the same captured set need at
+/// least three captured pieces (with one or two, the order of the jumps is
+/// fixed by the geometry), so shorter captures skip the duplicate check.
+struct Captures<'a, R: Rules, S: Sink> {
+    list: &'a mut S,
     best: u32,
     from: Square,
     from_king: bool,
@@ -66,7 +116,7 @@ struct Captures<'a, R: Rules> {
     rules: std::marker::PhantomData<R>,
 }
 
-impl<R: Rules> Captures<'_, R> {
+impl<R: Rules, S: Sink> Captures<'_, R, S> {
     #[inline(always)]
     fn empty_now(&self, caps: Bitboard) -> Bitboard {
         if R::REMOVE_AT_ONCE {
@@ -103,14 +153,12 @@ impl<R: Rules> Captures<'_, R> {
             return;
         }
         if score > self.best {
-            self.list.clear();
+            self.list.reset();
             self.best = score;
         }
         let mv =
             Move { captured: caps, from: self.from, to: to.trailing_zeros() as Square, promotes };
-        if !self.list.contains(&mv) {
-            self.list.push(mv);
-        }
+        self.list.add(mv, count < 3);
     }
 
     fn man<const WHITE: bool>(&mut self, sq: Bitboard, caps: Bitboard, order: u32) {
@@ -130,7 +178,7 @@ impl<R: Rules> Captures<'_, R> {
             found = true;
             let next = self.order(order, caps, n);
             if R::PROMOTE_MID_CAPTURE && land & self.crown != 0 {
-                self.king(land, caps | n, next, d, true);
+                self.king(land, caps | n, next, d, true, true);
             } else {
                 self.man::<WHITE>(land, caps | n, next);
             }
@@ -140,12 +188,42 @@ impl<R: Rules> Captures<'_, R> {
         }
     }
 
-    fn king(&mut self, sq: Bitboard, caps: Bitboard, order: u32, last: usize, promoted: bool) {
+    /// Whether a king on `sq` that has captured `caps` (arriving in
+    /// direction `last`) can capture once more.
+    fn king_can_go_on(&self, sq: Bitboard, caps: Bitboard, last: usize, straight: bool) -> bool {
+        let empty = self.empty_now(caps);
+        let targets = self.opp & !caps;
+        (0..4).any(|d| {
+            if (R::REMOVE_AT_ONCE && d == opposite(last)) || (d == last && !straight) {
+                return false;
+            }
+            let mut t = step::<R::Board>(sq, d);
+            while t & empty != 0 {
+                t = step::<R::Board>(t, d);
+            }
+            t & targets != 0 && step::<R::Board>(t, d) & empty != 0
+        })
+    }
+
+    /// The capture tree of a king on `sq` that has captured `caps`, arriving
+    /// in direction `last` (4: none yet). `straight` is false on every landing
+    /// square but the first after a jump: going on in the same direction from
+    /// a later square is the same capture as from the first one, so only the
+    /// first square tries it (otherwise the routes would repeat each move).
+    fn king(
+        &mut self,
+        sq: Bitboard,
+        caps: Bitboard,
+        order: u32,
+        last: usize,
+        straight: bool,
+        promoted: bool,
+    ) {
         let empty = self.empty_now(caps);
         let targets = self.opp & !caps;
         let mut found = false;
         for d in 0..4 {
-            if R::REMOVE_AT_ONCE && last < 4 && d == opposite(last) {
+            if (R::REMOVE_AT_ONCE && last < 4 && d == opposite(last)) || (d == last && !straight) {
                 continue;
             }
             let mut t = step::<R::Board>(sq, d);
@@ -159,9 +237,35 @@ impl<R: Rules> Captures<'_, R> {
             }
             let next = self.order(order, caps, t);
             let mut land = step::<R::Board>(t, d);
+            if land & empty == 0 {
+                continue;
+            }
+            found = true;
+            if R::FLYING_KINGS && R::PRECEDENCE == Precedence::Free {
+                // Free choice (Russian): the king must land where it can go
+                // on capturing if some landing square allows it (FSR 4.10);
+                // it may stop only when none does.
+                let first = land;
+                let mut goes_on = false;
+                while land & empty != 0 {
+                    if self.king_can_go_on(land, caps | t, d, land == first) {
+                        goes_on = true;
+                        self.king(land, caps | t, next, d, land == first, promoted);
+                    }
+                    land = step::<R::Board>(land, d);
+                }
+                if !goes_on {
+                    land = first;
+                    while land & empty != 0 {
+                        self.add(land, caps | t, next, promoted);
+                        land = step::<R::Board>(land, d);
+                    }
+                }
+                continue;
+            }
+            let first = land;
             while land & empty != 0 {
-                found = true;
-                self.king(land, caps | t, next, d, promoted);
+                self.king(land, caps | t, next, d, land == first, promoted);
                 if !R::FLYING_KINGS {
                     break;
                 }
@@ -198,39 +302,52 @@ impl<R: Rules> Position<R> {
         }
     }
 
+    /// The men of the side that can capture (bitboard test).
     #[inline(always)]
-    fn has_capture_for<const WHITE: bool>(&self) -> bool {
+    fn man_jumpers<const WHITE: bool>(&self) -> Bitboard {
         let (own, opp) = self.split::<WHITE>();
         let empty = self.empty();
         let men = own & !self.kings;
-        let kings = own & self.kings;
-        let man_targets = if R::MEN_CAPTURE_KINGS { opp } else { opp & !self.kings };
+        let targets = if R::MEN_CAPTURE_KINGS { opp } else { opp & !self.kings };
+        let mut jumpers = 0;
         for &d in man_capture_dirs::<R, WHITE>() {
             let back = opposite(d);
-            let jumpers = step::<R::Board>(man_targets & step::<R::Board>(empty, back), back);
-            if men & jumpers != 0 {
+            jumpers |= step::<R::Board>(targets & step::<R::Board>(empty, back), back);
+        }
+        men & jumpers
+    }
+
+    /// Whether a king of the side can capture (bitboard test).
+    #[inline(always)]
+    fn king_can_capture<const WHITE: bool>(&self) -> bool {
+        let (own, opp) = self.split::<WHITE>();
+        let kings = own & self.kings;
+        if kings == 0 {
+            return false;
+        }
+        let empty = self.empty();
+        for d in 0..4 {
+            let mut reach = kings;
+            if R::FLYING_KINGS {
+                let mut r = kings;
+                loop {
+                    r = step::<R::Board>(r, d) & empty;
+                    if r == 0 {
+                        break;
+                    }
+                    reach |= r;
+                }
+            }
+            if step::<R::Board>(step::<R::Board>(reach, d) & opp, d) & empty != 0 {
                 return true;
             }
         }
-        if kings != 0 {
-            for d in 0..4 {
-                let mut reach = kings;
-                if R::FLYING_KINGS {
-                    let mut r = kings;
-                    loop {
-                        r = step::<R::Board>(r, d) & empty;
-                        if r == 0 {
-                            break;
-                        }
-                        reach |= r;
-                    }
-                }
-                if step::<R::Board>(step::<R::Board>(reach, d) & opp, d) & empty != 0 {
-                    return true;
-                }
-            }
-        }
         false
+    }
+
+    #[inline(always)]
+    fn has_capture_for<const WHITE: bool>(&self) -> bool {
+        self.man_jumpers::<WHITE>() != 0 || self.king_can_capture::<WHITE>()
     }
 
     /// Writes the compulsory captures of the side to move (none if there is
@@ -238,14 +355,14 @@ impl<R: Rules> Position<R> {
     pub fn generate_captures(&self, list: &mut MoveList) {
         list.clear();
         match self.side {
-            Side::White => self.captures_for::<true>(list),
-            Side::Black => self.captures_for::<false>(list),
+            Side::White => self.captures_for::<true, _>(list),
+            Side::Black => self.captures_for::<false, _>(list),
         }
     }
 
-    fn captures_for<const WHITE: bool>(&self, list: &mut MoveList) {
+    fn captures_for<const WHITE: bool, S: Sink>(&self, list: &mut S) {
         let (own, opp) = self.split::<WHITE>();
-        let mut gen = Captures::<R> {
+        let mut gen = Captures::<R, S> {
             list,
             best: 0,
             from: 0,
@@ -257,7 +374,7 @@ impl<R: Rules> Position<R> {
             rules: std::marker::PhantomData,
         };
         let empty = self.empty();
-        let mut pieces = own;
+        let mut pieces = (own & self.kings) | self.man_jumpers::<WHITE>();
         while pieces != 0 {
             let sq = pieces & pieces.wrapping_neg();
             pieces ^= sq;
@@ -265,7 +382,7 @@ impl<R: Rules> Position<R> {
             gen.empty = empty | sq;
             if self.kings & sq != 0 {
                 gen.from_king = true;
-                gen.king(sq, 0, 0, 4, false);
+                gen.king(sq, 0, 0, 4, true, false);
             } else {
                 gen.from_king = false;
                 gen.man::<WHITE>(sq, 0, 0);
@@ -362,9 +479,12 @@ impl<R: Rules> Position<R> {
     #[inline]
     pub fn count_moves(&self) -> u64 {
         if self.has_capture() {
-            let mut list = MoveList::default();
-            self.generate_captures(&mut list);
-            list.len() as u64
+            let mut counter = Counter::default();
+            match self.side {
+                Side::White => self.captures_for::<true, _>(&mut counter),
+                Side::Black => self.captures_for::<false, _>(&mut counter),
+            }
+            counter.count
         } else {
             match self.side {
                 Side::White => self.count_quiet_for::<true>(),

@@ -291,21 +291,28 @@ pub fn parse_move_text<R: Rules>(pos: &Position<R>, text: &str) -> Result<Move, 
     let mut legal = MoveList::default();
     pos.generate_moves(&mut legal);
     let (from, to) = (squares[0], squares[squares.len() - 1]);
-    let mut hit: Option<Move> = None;
-    for &mv in legal.iter().filter(|m| m.from == from && m.is_capture() == capture) {
-        let matches = if squares.len() == 2 {
-            mv.to == to
-        } else {
-            hub_matches(mv, &squares) || route_matches(pos, mv, &squares)
-        };
-        if matches {
-            if hit.is_some() {
-                return Err(MoveError::Ambiguous);
+    let candidates = legal.iter().copied().filter(|m| m.from == from && m.is_capture() == capture);
+    let hits: Vec<Move> = if squares.len() == 2 {
+        let plain: Vec<Move> = candidates.filter(|m| m.to == to).collect();
+        if plain.len() > 1 {
+            // `axb` is also the full route of a one-jump capture.
+            let one_jump: Vec<Move> =
+                plain.iter().copied().filter(|&m| route_matches(pos, m, &squares)).collect();
+            if one_jump.len() == 1 {
+                return Ok(one_jump[0]);
             }
-            hit = Some(mv);
         }
+        plain
+    } else {
+        candidates
+            .filter(|&m| hub_matches(m, &squares) || route_matches(pos, m, &squares))
+            .collect()
+    };
+    match hits.as_slice() {
+        [] => Err(MoveError::Illegal),
+        [mv] => Ok(*mv),
+        _ => Err(MoveError::Ambiguous),
     }
-    hit.ok_or(MoveError::Illegal)
 }
 
 fn hub_matches(mv: Move, squares: &[Square]) -> bool {

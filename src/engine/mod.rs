@@ -2,7 +2,7 @@
 //! by commands from a protocol loop.
 //!
 //! [`Engine<G>`] is generic over the game (code that runs per node is
-//! monomorphised); [`Session`] is the enum over every game that a protocol
+//! monomorphised); `Session` is the enum over every game that a protocol
 //! loop matches once per command. `go` returns at once: the search runs on a
 //! coordinator thread that owns the workers while it runs and hands them back
 //! when it ends, so the protocol loop keeps answering `isready` and `stop`.

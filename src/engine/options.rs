@@ -1,7 +1,7 @@
 //! Engine options, declared once in [`OPTIONS`] and rendered for each
 //! protocol (UCI `option` lines, Hub `param` lines).
 //!
-//! Setting an option is a two-step affair: [`Settings::set`] validates the
+//! Setting an option is a two-step affair: [`parse`] validates the
 //! text and returns the [`Change`] to apply, leaving the settings untouched
 //! when the value is refused, so a bad `setoption` changes nothing.
 

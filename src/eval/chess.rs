@@ -4,7 +4,7 @@
 //! tapered by the material phase (24 = all pieces, 0 = pawns and kings). The
 //! weights live in `chess_params.rs`, flattened here into one feature vector
 //! ([`weights`]); the same code path feeds either a score ([`Score`]-summing
-//! sink) or the tuner's list of feature coefficients ([`Coefficients`]), so
+//! sink) or the tuner's list of feature coefficients ([`crate::eval::Coefficients`]), so
 //! the two can never drift apart.
 //!
 //! Pawn-structure terms depend only on the pawns and kings' files, so they
@@ -139,23 +139,58 @@ fn relative_rank(color: Color, sq: Square) -> usize {
     }
 }
 
+/// Precomputed pawn-structure masks.
+struct Masks {
+    /// Files beside each square's file.
+    adjacent: [Bitboard; 64],
+    /// Squares ahead of each square on its file and the adjacent files, by colour.
+    front_span: [[Bitboard; 64]; 2],
+    /// Squares ahead of each square on its own file, by colour.
+    front_file: [[Bitboard; 64]; 2],
+}
+
+fn masks() -> &'static Masks {
+    static MASKS: OnceLock<Masks> = OnceLock::new();
+    MASKS.get_or_init(|| {
+        let mut m = Masks {
+            adjacent: [Bitboard(0); 64],
+            front_span: [[Bitboard(0); 64]; 2],
+            front_file: [[Bitboard(0); 64]; 2],
+        };
+        for sq in Square::all() {
+            let file = Bitboard::file(sq.file());
+            m.adjacent[sq.index()] = file.east() | file.west();
+            for color in Side::BOTH {
+                let mut ray = Bitboard::from_square(sq).forward(color);
+                let mut ahead = Bitboard(0);
+                while ray.any() {
+                    ahead |= ray;
+                    ray = ray.forward(color);
+                }
+                m.front_file[color.index()][sq.index()] = ahead;
+                m.front_span[color.index()][sq.index()] = ahead | ahead.east() | ahead.west();
+            }
+        }
+        m
+    })
+}
+
 /// A mask of the files adjacent to `sq`'s file.
+#[inline]
 fn adjacent_files(sq: Square) -> Bitboard {
-    let file = Bitboard::file(sq.file());
-    file.east() | file.west()
+    masks().adjacent[sq.index()]
 }
 
 /// Squares in front of `sq` (towards the enemy) on its file and the adjacent ones.
+#[inline]
 fn front_span(color: Color, sq: Square) -> Bitboard {
-    let mut span = Bitboard::from_square(sq);
-    span = span | span.east() | span.west();
-    let mut ahead = Bitboard(0);
-    let mut ray = span.forward(color);
-    while ray.any() {
-        ahead |= ray;
-        ray = ray.forward(color);
-    }
-    ahead
+    masks().front_span[color.index()][sq.index()]
+}
+
+/// Squares in front of `sq` on its own file.
+#[inline]
+fn front_file(color: Color, sq: Square) -> Bitboard {
+    masks().front_file[color.index()][sq.index()]
 }
 
 /// The material phase, 0 (pawn ending) to 24 (opening), clamped.
@@ -205,7 +240,7 @@ fn pawn_structure<T: Sink>(pos: &Position, sink: &mut T) {
         for sq in own {
             let rank = relative_rank(color, sq);
             let span = front_span(color, sq);
-            let file_ahead = span & Bitboard::file(sq.file());
+            let file_ahead = front_file(color, sq);
             if (enemy & span).is_empty() && (own & file_ahead).is_empty() {
                 sink.add(feature::PASSED_PAWN + rank, s);
                 let stop = Bitboard::from_square(sq).forward(color);
@@ -336,26 +371,26 @@ fn king_safety<T: Sink>(pos: &Position, color: Color, sink: &mut T) {
     let files = Bitboard::file(king.file()) | adjacent_files(king);
     let ahead = front_span(color, king) | Bitboard::from_square(king);
     let mut missing = 0;
-    for file in 0..8u8 {
-        let Some(f) = crate::chess::File::new(file) else { continue };
-        let column = Bitboard::file(f);
-        if (column & files).any() && (column & own_pawns & ahead).is_empty() {
+    for file_sq in [king.offset(-1), Some(king), king.offset(1)].into_iter().flatten() {
+        if file_sq.rank() != king.rank() {
+            continue;
+        }
+        let column = Bitboard::file(file_sq.file());
+        if (column & own_pawns & ahead).is_empty() {
             missing += 1;
         }
     }
     sink.add(feature::SHELTER_MISSING, s * missing);
     // Enemy pawns within reach of the king's shelter.
     let storm_zone = ahead & files;
-    let near: Bitboard = {
-        let mut zone = Bitboard(0);
-        let mut row = Bitboard::from_square(king).forward(color);
-        for _ in 0..3 {
-            zone |= row;
-            row = row.forward(color);
-        }
+    let near = {
+        let rank = king.rank().index() as i32;
+        let step = if color == Side::White { 1 } else { -1 };
         let mut band = Bitboard(0);
-        for sq in zone {
-            band |= Bitboard::rank(sq.rank());
+        for d in 1..=3 {
+            if let Some(r) = u8::try_from(rank + d * step).ok().and_then(crate::chess::Rank::new) {
+                band |= Bitboard::rank(r);
+            }
         }
         band
     };

@@ -10,6 +10,7 @@
 //! Output goes through [`Printer`]: whole lines, written and flushed under
 //! one lock, so lines from the search threads never interleave.
 
+pub mod dxp;
 pub mod uci;
 
 use crate::search::Signals;

@@ -3,7 +3,7 @@
 //!
 //! Node kinds are marker types ([`Pv`], [`NonPv`]) with associated consts, so
 //! the compiler builds a specialised copy of the search for each; the root
-//! has its own loop ([`Worker::search_root`]) over the sorted root moves.
+//! has its own loop (`Worker::search_root`) over the sorted root moves.
 //!
 //! Invariants: scores are from the side to move's point of view; a mate
 //! found at ply `p` scores `MATE - p`; a search that was stopped returns a

@@ -2,7 +2,7 @@
 //! table, so the same table feeds the code, `crown params` (OpenBench's SPSA
 //! input format) and the tuner.
 //!
-//! Each line of [`search_params!`] is `name: default, min, max, step;` and
+//! Each line of `search_params!` is `name: default, min, max, step;` and
 //! becomes a field of [`Params`]; names are lowercase with underscores and
 //! describe the role (`_margin`, `_base`, `_factor`, `_threshold`).
 

@@ -241,10 +241,10 @@ impl<G: Evaluate> Worker<G> {
                 if self.stopped {
                     break;
                 }
-                if main {
-                    for i in 0..=pv_index {
-                        reporter.info(root, &self.info(i, depth, ScoreBound::Exact, start));
-                    }
+            }
+            if main && !self.stopped {
+                for i in 0..multipv {
+                    reporter.info(root, &self.info(i, depth, ScoreBound::Exact, start));
                 }
             }
             if self.stopped && depth > 1 {
