@@ -149,7 +149,7 @@ fn config(engines: Vec<EngineConfig>, rounds: u32) -> MatchConfig {
         seed: 7,
         adjudication: Default::default(),
         time_margin: Duration::from_millis(200),
-        hang_timeout: Duration::from_secs(2),
+        hang_timeout: Duration::from_secs(30),
         sprt: None,
         pgn_out: None,
         log: None,
@@ -213,6 +213,9 @@ fn broken_case_with_starts(
     let mut c =
         config(vec![engine("good", "toy_engine.sh", depth1()), engine("bad", script, limits)], 2);
     c.log = Some(temp(&format!("{script}.log")));
+    if script == "uci_hang.sh" {
+        c.hang_timeout = Duration::from_secs(2);
+    }
     let mut out = Vec::new();
     let summary = run::<Toy>(&c, &mut out).unwrap();
     let text = String::from_utf8(out).unwrap();
