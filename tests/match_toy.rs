@@ -324,3 +324,18 @@ fn hub_engines_play_and_a_broken_one_loses() {
     assert_eq!(summary.terminations, vec![("rules infraction".to_string(), 2)], "{text}");
     assert_eq!(text.matches("makes an illegal move: 99-98").count(), 2, "{text}");
 }
+
+#[test]
+fn engine_dying_between_games_is_replaced_without_a_loss() {
+    let c = config(
+        vec![
+            engine("good", "toy_engine.sh", depth1()),
+            engine("dies", "uci_dies_between_games.sh", depth1()),
+        ],
+        2,
+    );
+    let mut out = Vec::new();
+    let summary = run::<Toy>(&c, &mut out).unwrap();
+    let text = String::from_utf8(out).unwrap();
+    assert_eq!(summary.terminations, vec![("normal".to_string(), 4)], "{text}");
+}

@@ -190,24 +190,36 @@ fn run<G: HubText>(
     record: &mut GameRecord,
     engine_moves: &mut u64,
 ) -> Ending {
-    // Step 1: engines up and ready. White first, as a GUI would.
+    // Step 1: engines up and ready. White first, as a GUI would. A process
+    // kept from the last game that fails the new-game handshake (it may have
+    // died after its last move) is replaced once before the game is lost.
     for side in Side::BOTH {
         let i = side.index();
-        if slots[i].is_none() {
-            let label = configs[i].name.clone();
-            match Player::start(configs[i], settings.variant, &settings.log, &label) {
-                Ok(p) => *slots[i] = Some(p),
-                Err(f) => return fault_ending(side, &f, Duration::ZERO, false),
+        let mut fresh = false;
+        let ready = loop {
+            if slots[i].is_none() {
+                let label = configs[i].name.clone();
+                match Player::start(configs[i], settings.variant, &settings.log, &label) {
+                    Ok(p) => *slots[i] = Some(p),
+                    Err(f) => break Err(f),
+                }
+                fresh = true;
             }
-        }
-        if let Some(p) = slots[i].as_mut() {
-            if let Err(f) = p.new_game() {
-                let f = match f {
-                    Fault::Timeout => Fault::Start("no answer to the new-game handshake".into()),
-                    other => other,
-                };
-                return fault_ending(side, &f, Duration::ZERO, false);
+            let Some(p) = slots[i].as_mut() else { break Err(Fault::Crash) };
+            match p.new_game() {
+                Ok(()) => break Ok(()),
+                Err(_) if !fresh => {
+                    p.note("no answer to the new-game handshake; restarting");
+                    *slots[i] = None;
+                }
+                Err(Fault::Timeout) => {
+                    break Err(Fault::Start("no answer to the new-game handshake".into()))
+                }
+                Err(f) => break Err(f),
             }
+        };
+        if let Err(f) = ready {
+            return fault_ending(side, &f, Duration::ZERO, false);
         }
     }
 
