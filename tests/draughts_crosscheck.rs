@@ -1,11 +1,27 @@
 //! Cross-check against a file of positions and legal move sets written by
 //! another implementation (pydraughts): one line per position,
 //! `FEN<TAB>moves`, the moves in Hub form (`from-to`, `fromxtoxcaptured...`,
-//! captured ascending), sorted by text. Run by hand:
-//! `CROWN_CROSSCHECK=russian:/tmp/russian.txt cargo test --profile ci --test
-//! draughts_crosscheck -- --ignored`. Not part of the default run (needs the
-//! file that a Python script writes); see scripts/perft-draughts for how it
-//! was used.
+//! captured ascending). Not part of the default run: it needs the file, which
+//! a throwaway Python venv writes (`pip install pydraughts`), e.g. with random
+//! games:
+//!
+//! ```text
+//! from draughts import Board; import random, sys
+//! v, games, out = sys.argv[1], int(sys.argv[2]), open(sys.argv[3], 'w')
+//! def key(m): s = m.steps_move; return (s[0], s[-1], tuple(sorted(m.captures or [])))
+//! def fmt(k): return 'x'.join(map(str, [k[0], k[1], *k[2]])) if k[2] else f'{k[0]}-{k[1]}'
+//! for g in range(games):
+//!     b = Board(variant=v)
+//!     for ply in range(150):
+//!         ms = b.legal_moves()
+//!         out.write(b.fen + '\t' + ' '.join(sorted({fmt(key(m)) for m in ms})) + '\n')
+//!         if not ms or b.is_over(): break
+//!         b.push(random.choice(ms))
+//! ```
+//!
+//! then `CROWN_CROSSCHECK=russian:/tmp/russian.txt cargo test --profile ci
+//! --test draughts_crosscheck -- --ignored`. Without the variable the test
+//! only says so.
 
 use crown::draughts::{
     notation, Antidraughts, Brazilian, English, International, Italian, Russian, Turkish,
@@ -43,7 +59,10 @@ fn check<G: Game<Move = crown::draughts::position::Move>>(
 #[test]
 #[ignore]
 fn crosscheck_file() {
-    let Ok(spec) = std::env::var("CROWN_CROSSCHECK") else { return };
+    let Ok(spec) = std::env::var("CROWN_CROSSCHECK") else {
+        eprintln!("CROWN_CROSSCHECK=variant:path not set; nothing to compare");
+        return;
+    };
     let (name, path) = spec.split_once(':').expect("variant:path");
     let variant = Variant::parse(name).expect("variant");
     macro_rules! run {

@@ -165,3 +165,81 @@ impl<R: Rules> fmt::Display for Position<R> {
         write!(f, "{}", fen::write_fen(self))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Plays the first legal move `plies` times and reports when a counting
+    /// rule first says draw.
+    fn draw_after<R: Rules>(fen: &str, variant: Variant, plies: u32) -> Option<u32> {
+        let mut pos = Position::<R>::from_fen(fen, variant).expect("fen");
+        for ply in 0..plies {
+            if pos.rule_draw() {
+                return Some(ply);
+            }
+            let mut list = MoveList::default();
+            pos.generate(&mut list);
+            let safe = |&m: &Move| {
+                let mut child = pos;
+                child.play(m);
+                !pos.is_tactical(m) && !child.has_capture()
+            };
+            let quiet = list.iter().copied().find(safe)?;
+            pos.play(quiet);
+        }
+        pos.rule_draw().then_some(plies)
+    }
+
+    #[test]
+    fn fmjd_counting_rules() {
+        // 2 kings v 1 king: the 5-move rule (10 plies).
+        assert_eq!(
+            draw_after::<rules::InternationalRules>("W:WK1,K3:BK50", Variant::International, 40),
+            Some(10)
+        );
+        // 3 kings v 1 king: the 16-move rule (32 plies).
+        assert_eq!(
+            draw_after::<rules::InternationalRules>("W:WK1,K3,K5:BK50", Variant::International, 60),
+            Some(32)
+        );
+        // Many kings each: the 25-move rule (50 plies of king moves).
+        assert_eq!(
+            draw_after::<rules::InternationalRules>(
+                "W:WK1,K3,K5,K7:BK46,K48",
+                Variant::International,
+                80
+            ),
+            Some(50)
+        );
+        // A man move resets the count; Turkish has no counting rule here.
+        assert_eq!(draw_after::<rules::TurkishRules>("W:WKa1:BKh8", Variant::Turkish, 80), None);
+    }
+
+    #[test]
+    fn many_kings_overflow_the_inline_list() {
+        let pos =
+            International::from_fen("W:WK21-30:BK1,K50", Variant::International).expect("fen");
+        let mut list = MoveList::default();
+        pos.generate(&mut list);
+        assert!(list.len() > 32, "{}", list.len());
+        assert_eq!(std::mem::size_of::<International>(), 40);
+        assert_eq!(std::mem::size_of::<Move>(), 16);
+        assert_eq!(pos.count_legal(), list.len() as u64);
+        let mut seen = list.to_vec();
+        seen.sort_by_key(|m| (m.from, m.to));
+        seen.dedup();
+        assert_eq!(seen.len(), list.len());
+    }
+
+    #[test]
+    fn outcomes_and_display() {
+        let blocked = International::from_fen("W:W46:B41,37", Variant::International).expect("fen");
+        assert_eq!(blocked.outcome(&[]), Some(crate::game::Outcome::Win(Side::Black)));
+        let anti = Antidraughts::from_fen("W:W46:B41,37", Variant::Antidraughts).expect("fen");
+        assert_eq!(anti.outcome(&[]), Some(crate::game::Outcome::Win(Side::White)));
+        let text = International::start(Variant::International).to_string();
+        assert!(text.contains("W:W31,32"));
+        assert!(text.contains("46 47 48 49 50"));
+    }
+}

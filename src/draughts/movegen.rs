@@ -475,10 +475,64 @@ impl<R: Rules> Position<R> {
         u64::from(n)
     }
 
+    /// The number of captures when they are all single jumps by men: the
+    /// number of (man, direction) jumps, if no landing square offers a second
+    /// jump. `None` when that shortcut does not apply (a king can capture, a
+    /// jump may go on, or the variant ranks captures by more than their
+    /// length); the caller then searches the capture trees. The test for a
+    /// second jump treats every jumping man's square as empty, so it can only
+    /// err towards `None`.
+    #[inline(always)]
+    fn count_single_jumps<const WHITE: bool>(&self) -> Option<u64> {
+        if R::PRECEDENCE == Precedence::Italian || R::PROMOTE_MID_CAPTURE || R::REMOVE_AT_ONCE {
+            return None;
+        }
+        if self.king_can_capture::<WHITE>() {
+            return None;
+        }
+        let (own, opp) = self.split::<WHITE>();
+        let empty = self.empty();
+        let men = own & !self.kings;
+        let targets = if R::MEN_CAPTURE_KINGS { opp } else { opp & !self.kings };
+        let mut jumpers = [0; 4];
+        let mut all = 0;
+        for &d in man_capture_dirs::<R, WHITE>() {
+            let back = opposite(d);
+            jumpers[d] = men & step::<R::Board>(targets & step::<R::Board>(empty, back), back);
+            all |= jumpers[d];
+        }
+        let empty = empty | all;
+        let mut count = 0;
+        for &d in man_capture_dirs::<R, WHITE>() {
+            if jumpers[d] == 0 {
+                continue;
+            }
+            count += u64::from(jumpers[d].count_ones());
+            let land = step::<R::Board>(step::<R::Board>(jumpers[d], d), d);
+            for &e in man_capture_dirs::<R, WHITE>() {
+                if e == opposite(d) {
+                    continue;
+                }
+                let back = opposite(e);
+                if land & step::<R::Board>(targets & step::<R::Board>(empty, back), back) != 0 {
+                    return None;
+                }
+            }
+        }
+        Some(count)
+    }
+
     /// The number of legal moves, without building quiet moves.
     #[inline]
     pub fn count_moves(&self) -> u64 {
         if self.has_capture() {
+            let single = match self.side {
+                Side::White => self.count_single_jumps::<true>(),
+                Side::Black => self.count_single_jumps::<false>(),
+            };
+            if let Some(n) = single {
+                return n;
+            }
             let mut counter = Counter::default();
             match self.side {
                 Side::White => self.captures_for::<true, _>(&mut counter),

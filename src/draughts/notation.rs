@@ -315,6 +315,12 @@ pub fn parse_move_text<R: Rules>(pos: &Position<R>, text: &str) -> Result<Move, 
     }
 }
 
+/// Parses Hub move text (`32-28`, `28x19x23`, captured in any order); the
+/// same reader as PDN, named for the protocol layer.
+pub fn parse_hub_move<R: Rules>(pos: &Position<R>, text: &str) -> Result<Move, MoveError> {
+    parse_move_text(pos, text)
+}
+
 fn hub_matches(mv: Move, squares: &[Square]) -> bool {
     if squares[1] != mv.to || squares.len() - 2 != mv.captured.count_ones() as usize {
         return false;
@@ -362,4 +368,82 @@ pub fn parse_dxp_fields<R: Rules>(
         .copied()
         .find(|m| m.from == from && m.to == to && m.captured == set)
         .ok_or(MoveError::Illegal)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::draughts::rules::{
+        EnglishRules, InternationalRules, ItalianRules, RussianRules, TurkishRules,
+    };
+
+    fn named<R: Rules>(n: u32) -> String {
+        algebraic::<R>(bit_of_number::<R>(n).expect("square"))
+    }
+
+    #[test]
+    fn numbering_of_each_variant() {
+        // International: 1 = b10, 5 = j10, 46 = a1, 50 = i1.
+        assert_eq!(named::<InternationalRules>(1), "b10");
+        assert_eq!(named::<InternationalRules>(46), "a1");
+        assert_eq!(named::<InternationalRules>(50), "i1");
+        // English: 1 = b8, 4 = h8, 29 = a1.
+        assert_eq!(named::<EnglishRules>(1), "b8");
+        assert_eq!(named::<EnglishRules>(29), "a1");
+        // Italian turned board: the numbers mirror each row, so 1 is the
+        // top-left square of the turned board and 21 has two forward moves.
+        assert_eq!(named::<ItalianRules>(4), "b8");
+        assert_eq!(named::<ItalianRules>(32), "a1");
+        // Russian (pydraughts): 1 = a1, 9 = a3, 13 = b4, 32 = h8.
+        assert_eq!(named::<RussianRules>(1), "a1");
+        assert_eq!(named::<RussianRules>(9), "a3");
+        assert_eq!(named::<RussianRules>(13), "b4");
+        assert_eq!(named::<RussianRules>(32), "h8");
+        // Turkish: 1 = a1, 17 = a3, 64 = h8.
+        assert_eq!(named::<TurkishRules>(17), "a3");
+        assert_eq!(named::<TurkishRules>(64), "h8");
+        for n in 1..=64 {
+            let bit = bit_of_number::<TurkishRules>(n).expect("square");
+            assert_eq!(number_of_bit::<TurkishRules>(bit), n);
+            assert_eq!(parse_square::<TurkishRules>(&algebraic::<TurkishRules>(bit)), Some(bit));
+        }
+        for n in 1..=32 {
+            let bit = bit_of_number::<ItalianRules>(n).expect("square");
+            assert_eq!(number_of_bit::<ItalianRules>(bit), n);
+        }
+        assert_eq!(bit_of_number::<InternationalRules>(51), None);
+        assert_eq!(parse_square::<InternationalRules>("a1"), None);
+        assert_eq!(parse_square::<RussianRules>("b1"), None);
+    }
+
+    #[test]
+    fn first_moves_in_the_variant_notation() {
+        use crate::game::{Game, Variant};
+        let italian = Position::<ItalianRules>::start(Variant::Italian);
+        assert!(italian.parse_move("21-17").is_ok());
+        assert!(italian.parse_move("21-18").is_ok());
+        assert!(italian.parse_move("24-21").is_err());
+        let russian = Position::<RussianRules>::start(Variant::Russian);
+        let a = russian.parse_move("c3-d4").expect("algebraic");
+        assert_eq!(russian.parse_move("10-14"), Ok(a));
+        assert_eq!(russian.move_text(a), "c3-d4");
+        let english = Position::<EnglishRules>::start(Variant::English);
+        assert!(english.parse_move("11-15").is_ok());
+        assert!(english.parse_move("22-18").is_err(), "black moves first");
+    }
+
+    #[test]
+    fn dxp_example_from_the_protocol_notes() {
+        use crate::game::{Game, Variant};
+        // `M00001739022233`: 17x39 capturing 22 and 33 (black man on 17).
+        let pos =
+            Position::<InternationalRules>::from_fen("B:W22,33,50:B17", Variant::International)
+                .expect("fen");
+        let mv = parse_dxp_fields(&pos, 17, 39, &[33, 22]).expect("legal");
+        assert_eq!(dxp_fields::<InternationalRules>(mv), (17, 39, vec![22, 33]));
+        assert_eq!(hub_text::<InternationalRules>(mv), "17x39x22x33");
+        assert_eq!(pos.move_text(mv), "17x39");
+        assert_eq!(pos.parse_move("17x28x39"), Ok(mv));
+        assert_eq!(parse_dxp_fields(&pos, 17, 39, &[22]), Err(MoveError::Illegal));
+    }
 }

@@ -3,7 +3,7 @@
 //! `Position<R>` holds three bitboards (white pieces, black pieces, kings, all
 //! in the layout of `R::Board`), the side to move, a Zobrist key kept up to
 //! date incrementally, and the counters of the draw rules. It is `Copy`-cheap
-//! (48 bytes): the search copies it and plays the move on the copy.
+//! (40 bytes): the search copies it and plays the move on the copy.
 //!
 //! A [`Move`] is the bitset of captured squares plus the from and to squares
 //! and a promotion flag; playing it is `own ^= from ^ to`, `opp ^= captured`,
@@ -39,12 +39,12 @@ impl Move {
 }
 
 /// Moves kept inline before the list spills onto the heap.
-const INLINE: usize = 48;
+const INLINE: usize = 32;
 
-/// The move list: 48 moves inline (no allocation in ordinary positions) and a
+/// The move list: 32 moves inline (no allocation in ordinary positions) and a
 /// heap spill beyond that, so there is no capacity limit at all: 20 flying
 /// kings, or a capture tree with hundreds of distinct captured sets, always fit.
-/// Filling starts inline; the first push past 48 moves copies the list to the
+/// Filling starts inline; the first push past 32 moves copies the list to the
 /// heap, which then holds all of it.
 #[derive(Clone, Debug)]
 pub struct MoveList {

@@ -4,7 +4,11 @@
 //! overrides only what differs, and every line cites the article it follows.
 //! FMJD = "Official FMJD rules of international draughts" (2020 edition);
 //! where a national rulebook was unclear to us we followed what lidraughts and
-//! pydraughts do, and the line says so. The constants are read by generic code
+//! pydraughts do, and the line says so. FMJD articles 4.1-4.5 were checked
+//! against the text of the FMJD Annex 1; the other article numbers (FMJD
+//! 4.13, 4.15, 6.x and the national rulebooks) are quoted from memory and
+//! are to be checked against the rulebooks; the behaviour itself is pinned by
+//! the perft tables and the pydraughts cross-check. The constants are read by generic code
 //! (`Position<R>`), so every test on them is resolved at compile time.
 //!
 //! Square numbering (internal indices are described in `geometry.rs`):
@@ -66,9 +70,9 @@ pub trait Rules: Copy + Clone + Default + Send + Sync + std::fmt::Debug + 'stati
     type Board: Geometry;
     /// The variant in Crown's variant switch.
     const VARIANT: Variant;
-    /// Men capture backwards too (FMJD art. 4.2).
+    /// Men capture backwards too (FMJD art. 4.1).
     const MEN_CAPTURE_BACKWARDS: bool = true;
-    /// Kings move and capture over any distance (FMJD art. 3.9, 4.3).
+    /// Kings move and capture over any distance (FMJD art. 3, 4.3).
     const FLYING_KINGS: bool = true;
     /// Which capture is compulsory (FMJD art. 4.13: the most pieces).
     const PRECEDENCE: Precedence = Precedence::MaxCount;
@@ -78,8 +82,8 @@ pub trait Rules: Copy + Clone + Default + Send + Sync + std::fmt::Debug + 'stati
     /// Men may capture kings (FMJD: yes).
     const MEN_CAPTURE_KINGS: bool = true;
     /// Captured pieces leave the board one by one as they are jumped, so
-    /// their squares may be crossed again (FMJD art. 4.12: no, they leave
-    /// after the move). Kings then may not turn back by 180 degrees.
+    /// their squares may be crossed again (FMJD art. 4.4, 4.5: no, they
+    /// are lifted after the move). Kings then may not turn back by 180 degrees.
     const REMOVE_AT_ONCE: bool = false;
     /// The side that moves first (FMJD art. 5.1: white).
     const FIRST: Side = Side::White;
