@@ -10,6 +10,7 @@ use crown::game::{Game, Variant};
 use crown::tournament::openings::{parse_games, realise};
 use std::path::Path;
 use std::process::Command;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 const STOCKFISH: &str = "/usr/games/stockfish";
 
@@ -25,10 +26,14 @@ fn fixture(name: &str) -> String {
     format!("{}/tests/fixtures/{name}", env!("CARGO_MANIFEST_DIR"))
 }
 
+/// A fresh path in this test binary's temp folder: unique per call, since
+/// tests run in parallel threads of one process.
 fn temp(name: &str) -> String {
+    static COUNT: AtomicUsize = AtomicUsize::new(0);
+    let n = COUNT.fetch_add(1, Ordering::Relaxed);
     let dir = std::env::temp_dir().join(format!("crown-match-chess-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    dir.join(name).to_string_lossy().into_owned()
+    dir.join(format!("{n}-{name}")).to_string_lossy().into_owned()
 }
 
 fn crown_match(args: &[&str]) -> String {

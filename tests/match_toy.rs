@@ -13,6 +13,7 @@ use crown::tournament::process::Launch;
 use crown::tournament::runner::{run, MatchConfig};
 use crown::tournament::sprt::{Decision, Sprt};
 use std::fmt;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -166,10 +167,14 @@ fn depth1() -> Limits {
     Limits { depth: Some(1), ..Limits::default() }
 }
 
+/// A fresh path in this test binary's temp folder: unique per call, since
+/// tests run in parallel threads of one process.
 fn temp(name: &str) -> String {
+    static COUNT: AtomicUsize = AtomicUsize::new(0);
+    let n = COUNT.fetch_add(1, Ordering::Relaxed);
     let dir = std::env::temp_dir().join(format!("crown-match-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    dir.join(name).to_string_lossy().into_owned()
+    dir.join(format!("{n}-{name}")).to_string_lossy().into_owned()
 }
 
 #[test]
