@@ -22,5 +22,6 @@ pub mod perft;
 pub mod protocol;
 pub mod search;
 pub mod time;
+pub mod tournament;
 
 pub use game::{Game, Side, Variant};

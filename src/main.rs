@@ -48,6 +48,13 @@ enum Command {
         #[arg(long, default_value_t = 1)]
         threads: usize,
     },
+    /// Engine-versus-engine matches (`crown match --help` for the options).
+    #[command(disable_help_flag = true)]
+    Match {
+        /// Options in cutechess/fastchess style: --engine name=.. cmd=.. ...
+        #[arg(trailing_var_arg = true, allow_hyphen_values = true, num_args = 0..)]
+        args: Vec<String>,
+    },
 }
 
 fn main() -> ExitCode {
@@ -56,6 +63,7 @@ fn main() -> ExitCode {
         Some(Command::Perft { variant, fen, depth, divide, threads }) => {
             perft(&variant, fen.as_deref(), depth, divide, threads)
         }
+        Some(Command::Match { args }) => crown::tournament::run_cli(&args),
         Some(Command::Dxp(options)) => crown::protocol::dxp::run(&options),
         Some(Command::Bench { depth }) => {
             crown::bench::run_printed(depth, &Printer::stdout());

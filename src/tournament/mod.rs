@@ -1,0 +1,47 @@
+//! `crown match`: engine-versus-engine matches for every game Crown knows.
+//!
+//! The runner starts engines as child processes, speaks UCI (chess) or Hub
+//! (draughts) to them, referees every move with Crown's own rules through
+//! the [`crate::game::Game`] trait, keeps the clocks itself, adjudicates on
+//! request, and reports like cutechess-cli and fastchess (Elo with error bars,
+//! LOS, pentanomial counts, SPRT). One file per concept:
+//!
+//! | file | concept |
+//! |---|---|
+//! | `config.rs` | the command line |
+//! | `runner.rs` | schedule, worker threads, output, SPRT stop |
+//! | `play.rs` | one refereed game |
+//! | `engine.rs`, `uci.rs`, `hub.rs`, `process.rs` | talking to engines |
+//! | `clock.rs`, `adjudication.rs`, `openings.rs` | game conditions |
+//! | `pgn.rs`, `san.rs` | game records |
+//! | `report.rs`, `stats.rs`, `sprt.rs` | results and statistics |
+
+pub mod adjudication;
+pub mod clock;
+pub mod config;
+pub mod engine;
+pub mod hub;
+pub mod openings;
+pub mod pgn;
+pub mod play;
+pub mod process;
+pub mod report;
+pub mod runner;
+pub mod san;
+pub mod sprt;
+pub mod stats;
+pub mod uci;
+
+pub use runner::{run, MatchConfig, MatchSummary};
+
+/// Entry point of `crown match`: parses `args`, runs the match with the rules
+/// of the chosen variant, and prints to stdout.
+pub fn run_cli(args: &[String]) -> Result<(), String> {
+    let Some(config) = config::parse(args)? else {
+        print!("{}", config::USAGE);
+        return Ok(());
+    };
+    let outcome: Result<Result<MatchSummary, String>, String> =
+        crate::with_game!(config.variant, G => runner::run::<G>(&config, &mut std::io::stdout()));
+    outcome?.map(|_| ())
+}

@@ -1,0 +1,399 @@
+//! The match: schedule, worker threads, live output, SPRT stop, summary.
+//!
+//! Schedule: for each round, for each pairing (every pair of engines for a
+//! round robin, the first engine against each other for a gauntlet), `games`
+//! games. With `--repeat` games come in pairs on the same opening with the
+//! colours swapped; those pairs feed the pentanomial statistics.
+//!
+//! Concurrency: `concurrency` worker threads (`std::thread::scope`) take the
+//! next game from a shared counter; each worker owns its engine processes and
+//! keeps them between games (restarting one only after it failed). Results go
+//! over a channel to the calling thread, the only one that prints, writes the
+//! PGN and decides the SPRT, so output is never interleaved.
+//!
+//! Invariant: an engine failure ends one game, never the match.
+
+use super::adjudication::Adjudication;
+use super::engine::{EngineConfig, Player};
+use super::hub::HubText;
+use super::openings::{self, Opening, OpeningText, Rng};
+use super::pgn::write_game;
+use super::play::{play_game, tc_text, GameSettings, Played};
+use super::process::TrafficLog;
+use super::report::Report;
+use super::sprt::{Decision, Sprt};
+use crate::game::{Game, Variant};
+use std::fs::File;
+use std::io::Write;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+/// Where openings come from.
+#[derive(Clone, Debug, PartialEq)]
+pub struct OpeningSource {
+    /// The file.
+    pub file: String,
+    /// `epd`, `fen`, `pgn` or `pdn`.
+    pub format: String,
+    /// Shuffle the list (with the match seed) instead of file order.
+    pub random: bool,
+    /// Cut lines to this many plies.
+    pub plies: Option<usize>,
+    /// Start at this (1-based) entry.
+    pub start: usize,
+}
+
+/// Everything a match needs.
+#[derive(Clone, Debug)]
+pub struct MatchConfig {
+    /// The engines (two or more).
+    pub engines: Vec<EngineConfig>,
+    /// The variant.
+    pub variant: Variant,
+    /// Games per pairing per round.
+    pub games: u32,
+    /// Rounds.
+    pub rounds: u32,
+    /// Play each opening twice with colours swapped.
+    pub repeat: bool,
+    /// Games at once.
+    pub concurrency: usize,
+    /// Engine 0 against every other engine instead of a round robin.
+    pub gauntlet: bool,
+    /// Opening file, or random openings when `None`.
+    pub openings: Option<OpeningSource>,
+    /// Plies of random openings.
+    pub random_plies: usize,
+    /// Seed for random openings and shuffling.
+    pub seed: u64,
+    /// Adjudication rules.
+    pub adjudication: Adjudication,
+    /// Clock tolerance.
+    pub time_margin: Duration,
+    /// Wait for a move without clock or movetime.
+    pub hang_timeout: Duration,
+    /// SPRT on the first pairing.
+    pub sprt: Option<Sprt>,
+    /// PGN/PDN output file.
+    pub pgn_out: Option<String>,
+    /// Protocol traffic and stderr log file.
+    pub log: Option<String>,
+    /// Print the detailed block every this many games (0: only at the end).
+    pub rating_interval: u64,
+    /// PGN event name.
+    pub event: String,
+}
+
+/// One scheduled game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Job {
+    /// Game number, 1-based.
+    pub number: u64,
+    /// Round, 1-based.
+    pub round: u32,
+    /// White's engine index.
+    pub white: usize,
+    /// Black's engine index.
+    pub black: usize,
+    /// Opening index (into the book, or the seed offset of a random opening).
+    pub opening: usize,
+    /// The colour-swapped pair this game belongs to.
+    pub pair: Option<u64>,
+}
+
+/// The pairings of a match: `(a, b)` with `a < b`.
+pub fn pairings(engines: usize, gauntlet: bool) -> Vec<(usize, usize)> {
+    if gauntlet {
+        (1..engines).map(|b| (0, b)).collect()
+    } else {
+        (0..engines).flat_map(|a| (a + 1..engines).map(move |b| (a, b))).collect()
+    }
+}
+
+/// Every game of the match, in order.
+pub fn schedule(config: &MatchConfig) -> Vec<Job> {
+    let mut jobs = Vec::new();
+    let pairs = pairings(config.engines.len(), config.gauntlet);
+    let per_opening = if config.repeat { 2 } else { 1 };
+    let openings_per_round = (config.games as usize).div_ceil(per_opening);
+    let mut pair_id = 0u64;
+    for round in 0..config.rounds {
+        for &(a, b) in &pairs {
+            for g in 0..config.games as usize {
+                let (white, black) = if g % 2 == 0 { (a, b) } else { (b, a) };
+                let pair = (config.repeat && (g / 2 * 2 + 1) < config.games as usize)
+                    .then_some(pair_id + (g / 2) as u64);
+                jobs.push(Job {
+                    number: jobs.len() as u64 + 1,
+                    round: round + 1,
+                    white,
+                    black,
+                    opening: round as usize * openings_per_round + g / per_opening,
+                    pair,
+                });
+            }
+            pair_id += openings_per_round as u64;
+        }
+    }
+    jobs
+}
+
+/// The process's own CPU time (user + system, all threads; engines are
+/// separate processes and not included), from `/proc/self/stat`.
+pub fn process_cpu_time() -> Option<Duration> {
+    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+    let after = &stat[stat.rfind(')')? + 2..];
+    let fields: Vec<&str> = after.split_whitespace().collect();
+    // Fields 14 and 15 of stat(5); `after` starts at field 3.
+    let utime: u64 = fields.get(11)?.parse().ok()?;
+    let stime: u64 = fields.get(12)?.parse().ok()?;
+    // USER_HZ is 100 on every Linux ABI Rust supports.
+    Some(Duration::from_millis((utime + stime) * 10))
+}
+
+fn context(config: &MatchConfig) -> String {
+    let l = &config.engines[0].limits;
+    let mut parts = Vec::new();
+    if let Some(tc) = l.tc {
+        parts.push(tc_text(&tc));
+    }
+    if let Some(mt) = l.movetime {
+        parts.push(format!("st={}", mt.as_secs_f64()));
+    }
+    if let Some(n) = l.nodes {
+        parts.push(format!("nodes={n}"));
+    }
+    if let Some(d) = l.depth {
+        parts.push(format!("depth={d}"));
+    }
+    parts.push(config.variant.name().to_string());
+    parts.join(", ")
+}
+
+/// Loads and checks the openings (or says that random ones will be made).
+fn load_openings<G: Game>(config: &MatchConfig) -> Result<Vec<Opening<G>>, String> {
+    let Some(source) = &config.openings else { return Ok(Vec::new()) };
+    let text = std::fs::read_to_string(&source.file)
+        .map_err(|e| format!("cannot read openings '{}': {e}", source.file))?;
+    let mut list: Vec<OpeningText> = openings::load(&text, &source.format)?;
+    if source.random {
+        Rng::new(config.seed).shuffle(&mut list);
+    }
+    let skip = source.start.saturating_sub(1).min(list.len());
+    list.rotate_left(skip);
+    let mut book = Vec::with_capacity(list.len());
+    for (i, entry) in list.iter().enumerate() {
+        match openings::realise::<G>(entry, config.variant, source.plies) {
+            Ok(o) => book.push(o),
+            Err(e) => eprintln!("warning: opening {} skipped: {e}", i + 1),
+        }
+    }
+    if book.is_empty() {
+        return Err(format!("no usable opening in '{}'", source.file));
+    }
+    Ok(book)
+}
+
+fn opening_for<G: Game>(
+    config: &MatchConfig,
+    book: &[Opening<G>],
+    index: usize,
+) -> Result<Opening<G>, String> {
+    if book.is_empty() {
+        let mut rng = Rng::new(config.seed ^ (index as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15));
+        openings::random_opening::<G>(config.variant, config.random_plies, &mut rng)
+    } else {
+        Ok(book[index % book.len()].clone())
+    }
+}
+
+/// What a match ended with.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MatchSummary {
+    /// Games played.
+    pub games: u64,
+    /// The SPRT decision, if one ran.
+    pub sprt: Option<Decision>,
+    /// Engine moves played.
+    pub engine_moves: u64,
+    /// The runner's own CPU time over the match, when measurable.
+    pub runner_cpu: Option<Duration>,
+    /// Games by PGN termination tag.
+    pub terminations: Vec<(String, u64)>,
+}
+
+/// Runs a whole match with the rules of `G`, printing as it goes.
+pub fn run<G: HubText>(config: &MatchConfig, out: &mut dyn Write) -> Result<MatchSummary, String> {
+    if config.engines.len() < 2 {
+        return Err("a match needs at least two engines (--engine ... --engine ...)".to_string());
+    }
+    for e in &config.engines {
+        if e.limits.is_empty() {
+            return Err(format!(
+                "engine {} has no limit: give --tc, --movetime, --nodes or --depth",
+                e.name
+            ));
+        }
+    }
+    let book = load_openings::<G>(config)?;
+    let log = match &config.log {
+        Some(path) => {
+            TrafficLog::to_file(path).map_err(|e| format!("cannot create log '{path}': {e}"))?
+        }
+        None => TrafficLog::default(),
+    };
+    let mut pgn = match &config.pgn_out {
+        Some(path) => Some(File::create(path).map_err(|e| format!("cannot create '{path}': {e}"))?),
+        None => None,
+    };
+    let jobs = schedule(config);
+    let settings = GameSettings {
+        variant: config.variant,
+        adjudication: config.adjudication,
+        time_margin: config.time_margin,
+        hang_timeout: config.hang_timeout,
+        log,
+    };
+    let names: Vec<String> = config.engines.iter().map(|e| e.name.clone()).collect();
+    let mut report = Report::new(names, config.sprt);
+    let next = AtomicUsize::new(0);
+    let stop = AtomicBool::new(false);
+    // Lazily built rule tables (chess magics) are initialised here, before
+    // the measurement starts: the figure reported is the per-move cost.
+    let mut warm = G::MoveList::default();
+    G::start(config.variant).generate(&mut warm);
+    let cpu_start = process_cpu_time();
+    let wall = Instant::now();
+    let ctx = context(config);
+    let mut engine_moves = 0u64;
+    let (tx, rx) = mpsc::channel::<(Job, Result<Played, String>)>();
+    let _ = writeln!(
+        out,
+        "Started match: {} games, {} engines, {ctx}, concurrency {}",
+        jobs.len(),
+        config.engines.len(),
+        config.concurrency
+    );
+    std::thread::scope(|scope| {
+        for worker in 0..config.concurrency.max(1).min(jobs.len().max(1)) {
+            let tx = tx.clone();
+            let (jobs, next, stop, settings, book) = (&jobs, &next, &stop, &settings, &book);
+            let builder = std::thread::Builder::new().name(format!("match-worker-{worker}"));
+            let spawned = builder.spawn_scoped(scope, move || {
+                let mut players: Vec<Option<Player>> =
+                    config.engines.iter().map(|_| None).collect();
+                while !stop.load(Ordering::Relaxed) {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(&job) = jobs.get(i) else { break };
+                    let played = opening_for::<G>(config, book, job.opening).map(|opening| {
+                        let (w, b) = (job.white, job.black);
+                        let (mut pw, mut pb) = (players[w].take(), players[b].take());
+                        let played = play_game(
+                            settings,
+                            [&config.engines[w], &config.engines[b]],
+                            [&mut pw, &mut pb],
+                            &opening,
+                            job.number,
+                            job.round,
+                        );
+                        for (slot, idx, restart) in
+                            [(pw, w, played.restart[0]), (pb, b, played.restart[1])]
+                        {
+                            if restart {
+                                drop(slot); // kills the process; a fresh one starts next game
+                            } else {
+                                players[idx] = slot;
+                            }
+                        }
+                        played
+                    });
+                    if tx.send((job, played)).is_err() {
+                        break;
+                    }
+                }
+                for p in players.into_iter().flatten() {
+                    p.quit();
+                }
+            });
+            if let Err(e) = spawned {
+                let _ = writeln!(out, "warning: cannot start worker thread: {e}");
+            }
+        }
+        drop(tx);
+        for (job, played) in rx {
+            let played = match played {
+                Ok(p) => p,
+                Err(e) => {
+                    let _ = writeln!(out, "Game {} skipped: {e}", job.number);
+                    continue;
+                }
+            };
+            engine_moves += played.engine_moves;
+            let rec = &played.record;
+            report.add(job.white, job.black, rec.result, rec.termination, job.pair);
+            let result =
+                if config.variant.is_chess() { rec.result.pgn() } else { rec.result.pdn() };
+            let _ = write!(
+                out,
+                "{}",
+                report.game_line(job.number, job.white, job.black, result, &rec.reason)
+            );
+            if let Some(f) = pgn.as_mut() {
+                let _ = f.write_all(write_game(rec, &config.event).as_bytes());
+                let _ = f.flush();
+            }
+            if config.rating_interval > 0 && report.finished % config.rating_interval == 0 {
+                let _ = write!(out, "{}", report.all_blocks(&ctx));
+            }
+            if matches!(report.sprt_decision(), Some(Decision::H0 | Decision::H1))
+                && !stop.swap(true, Ordering::Relaxed)
+            {
+                let _ = writeln!(out, "SPRT: a bound was crossed; finishing the games in progress");
+            }
+            let _ = out.flush();
+        }
+    });
+    let runner_cpu = match (cpu_start, process_cpu_time()) {
+        (Some(a), Some(b)) => Some(b.saturating_sub(a)),
+        _ => None,
+    };
+    let last_block = config.rating_interval > 0 && report.finished % config.rating_interval == 0;
+    if !last_block || report.finished == 0 {
+        let _ = write!(out, "{}", report.all_blocks(&ctx));
+    }
+    if let Some(d) = report.sprt_decision() {
+        let text = match d {
+            Decision::H0 => "H0 accepted",
+            Decision::H1 => "H1 accepted",
+            Decision::Continue => "no decision (bounds not crossed)",
+        };
+        let _ = writeln!(out, "SPRT: {text}");
+    }
+    let _ = write!(out, "{}", report.table());
+    let _ = write!(
+        out,
+        "Finished match: {} games in {:.1}s",
+        report.finished,
+        wall.elapsed().as_secs_f64()
+    );
+    if let Some(cpu) = runner_cpu {
+        let per_move = cpu.as_secs_f64() * 1e6 / engine_moves.max(1) as f64;
+        let _ = write!(
+            out,
+            "; runner CPU {:.0} ms for {engine_moves} engine moves ({per_move:.0} us/move)",
+            cpu.as_secs_f64() * 1e3
+        );
+    }
+    let _ = writeln!(out);
+    let mut terminations: Vec<(String, u64)> =
+        report.terminations.iter().map(|(k, v)| (k.to_string(), *v)).collect();
+    terminations.sort();
+    Ok(MatchSummary {
+        games: report.finished,
+        sprt: report.sprt_decision(),
+        engine_moves,
+        runner_cpu,
+        terminations,
+    })
+}

@@ -1,0 +1,346 @@
+//! Runner integration tests on a toy game, so they need no real rules: the
+//! position is a counter from 0 to 10, a move (`1` or `2`) adds to it without
+//! passing 10, and the side that cannot move loses. Engines are the scripts
+//! in `tests/fixtures/`: a healthy one and one per kind of failure. Each
+//! broken engine must lose every game with the right reason while the match
+//! completes. Timeouts are generous and nothing asserts on speed.
+
+use crown::game::{Game, MoveList, NoMoveResult, Side, Variant};
+use crown::tournament::clock::{Limits, TimeControl};
+use crown::tournament::engine::{EngineConfig, Protocol};
+use crown::tournament::hub::HubText;
+use crown::tournament::process::Launch;
+use crown::tournament::runner::{run, MatchConfig};
+use crown::tournament::sprt::{Decision, Sprt};
+use std::fmt;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Duration;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+struct Toy {
+    total: u8,
+    stm: Side,
+}
+
+#[derive(Debug)]
+struct ToyError;
+
+impl fmt::Display for ToyError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("bad toy text")
+    }
+}
+
+impl std::error::Error for ToyError {}
+
+impl fmt::Display for Toy {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.total)
+    }
+}
+
+impl Game for Toy {
+    type Move = u8;
+    type MoveList = MoveList<u8, 2>;
+    type PositionError = ToyError;
+    type MoveError = ToyError;
+    const HISTORY_SIZE: usize = 3;
+
+    fn start(_: Variant) -> Self {
+        Toy { total: 0, stm: Side::White }
+    }
+    fn from_fen(text: &str, _: Variant) -> Result<Self, ToyError> {
+        // PDN-like, so Hub positions work: `W:W{n+1}:B`.
+        let mut fields = text.split(':');
+        let stm = match fields.next() {
+            Some("W") => Side::White,
+            Some("B") => Side::Black,
+            _ => return Err(ToyError),
+        };
+        let square: u8 = fields
+            .next()
+            .and_then(|f| f.strip_prefix('W'))
+            .ok_or(ToyError)?
+            .parse()
+            .map_err(|_| ToyError)?;
+        Ok(Toy { total: square.checked_sub(1).ok_or(ToyError)?, stm })
+    }
+    fn to_fen(&self) -> String {
+        format!("{}:W{}:B", if self.stm == Side::White { "W" } else { "B" }, self.total + 1)
+    }
+    fn variant(&self) -> Variant {
+        Variant::Turkish
+    }
+    fn side_to_move(&self) -> Side {
+        self.stm
+    }
+    fn hash(&self) -> u64 {
+        u64::from(self.total) * 2 + self.stm.index() as u64
+    }
+    fn generate(&self, list: &mut Self::MoveList) {
+        list.clear();
+        for m in 1..=2 {
+            if self.total + m <= 10 {
+                list.push(m);
+            }
+        }
+    }
+    fn generate_tactical(&self, list: &mut Self::MoveList) {
+        list.clear();
+    }
+    fn play(&mut self, mv: u8) {
+        self.total += mv;
+        self.stm = self.stm.flip();
+    }
+    fn is_tactical(&self, _: u8) -> bool {
+        false
+    }
+    fn reversible_plies(&self) -> u32 {
+        0
+    }
+    fn rule_draw(&self) -> bool {
+        false
+    }
+    fn no_move_result(&self) -> NoMoveResult {
+        NoMoveResult::Loss
+    }
+    fn move_key(mv: u8) -> u16 {
+        u16::from(mv)
+    }
+    fn history_index(&self, mv: u8) -> usize {
+        usize::from(mv)
+    }
+    fn parse_move(&self, text: &str) -> Result<u8, ToyError> {
+        let mut list = Self::MoveList::default();
+        self.generate(&mut list);
+        let mv: u8 = text.parse().map_err(|_| ToyError)?;
+        list.iter().copied().find(|&m| m == mv).ok_or(ToyError)
+    }
+    fn move_text(&self, mv: u8) -> String {
+        mv.to_string()
+    }
+}
+
+impl HubText for Toy {}
+
+fn fixture(name: &str) -> String {
+    format!("{}/tests/fixtures/{name}", env!("CARGO_MANIFEST_DIR"))
+}
+
+fn engine(name: &str, script: &str, limits: Limits) -> EngineConfig {
+    EngineConfig {
+        name: name.to_string(),
+        launch: Launch { cmd: fixture(script), args: vec![], dir: None },
+        limits,
+        ..EngineConfig::default()
+    }
+}
+
+fn config(engines: Vec<EngineConfig>, rounds: u32) -> MatchConfig {
+    MatchConfig {
+        engines,
+        variant: Variant::Turkish,
+        games: 2,
+        rounds,
+        repeat: true,
+        concurrency: 2,
+        gauntlet: false,
+        openings: None,
+        random_plies: 1,
+        seed: 7,
+        adjudication: Default::default(),
+        time_margin: Duration::from_millis(200),
+        hang_timeout: Duration::from_secs(30),
+        sprt: None,
+        pgn_out: None,
+        log: None,
+        rating_interval: 0,
+        event: "toy".into(),
+    }
+}
+
+fn tc(text: &str) -> Limits {
+    Limits { tc: Some(TimeControl::parse(text).unwrap()), ..Limits::default() }
+}
+
+fn depth1() -> Limits {
+    Limits { depth: Some(1), ..Limits::default() }
+}
+
+/// A fresh path in this test binary's temp folder: unique per call, since
+/// tests run in parallel threads of one process.
+fn temp(name: &str) -> String {
+    static COUNT: AtomicUsize = AtomicUsize::new(0);
+    let n = COUNT.fetch_add(1, Ordering::Relaxed);
+    let dir = std::env::temp_dir().join(format!("crown-match-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join(format!("{n}-{name}")).to_string_lossy().into_owned()
+}
+
+#[test]
+fn healthy_match_writes_pdn_log_and_pairs() {
+    let mut c = config(
+        vec![engine("A", "toy_engine.sh", tc("5+0.05")), engine("B", "toy_engine.sh", depth1())],
+        4,
+    );
+    c.pgn_out = Some(temp("healthy.pdn"));
+    c.log = Some(temp("healthy.log"));
+    let mut out = Vec::new();
+    let summary = run::<Toy>(&c, &mut out).unwrap();
+    let text = String::from_utf8(out).unwrap();
+    assert_eq!(summary.games, 8, "{text}");
+    assert_eq!(summary.terminations, vec![("normal".to_string(), 8)], "{text}");
+    assert!(text.contains("Ptnml(0-2):"), "{text}");
+    let pairs: u64 = text
+        .lines()
+        .find_map(|l| l.strip_prefix("Ptnml(0-2): "))
+        .map(|l| l.trim_matches(['[', ']']).split(", ").map(|n| n.parse::<u64>().unwrap()).sum())
+        .unwrap();
+    assert_eq!(pairs, 4, "{text}");
+    let pdn = std::fs::read_to_string(c.pgn_out.as_ref().unwrap()).unwrap();
+    assert_eq!(pdn.matches("[Result \"").count(), 8);
+    assert!(pdn.contains("{book}") && pdn.contains("[GameType \"30\"]"), "{pdn}");
+    let log = std::fs::read_to_string(c.log.as_ref().unwrap()).unwrap();
+    assert!(log.contains("A > uci") && log.contains("B < bestmove"), "{log}");
+}
+
+fn broken_case(script: &str, limits: Limits, reason: &str, termination: &str) {
+    broken_case_with_starts(script, limits, reason, termination, 4);
+}
+
+fn broken_case_with_starts(
+    script: &str,
+    limits: Limits,
+    reason: &str,
+    termination: &str,
+    starts: usize,
+) {
+    let mut c =
+        config(vec![engine("good", "toy_engine.sh", depth1()), engine("bad", script, limits)], 2);
+    c.log = Some(temp(&format!("{script}.log")));
+    if script == "uci_hang.sh" {
+        c.hang_timeout = Duration::from_secs(2);
+    }
+    let mut out = Vec::new();
+    let summary = run::<Toy>(&c, &mut out).unwrap();
+    let text = String::from_utf8(out).unwrap();
+    assert_eq!(summary.games, 4, "{text}");
+    assert_eq!(summary.terminations, vec![(termination.to_string(), 4)], "{text}");
+    assert_eq!(text.matches(reason).count(), 4, "{reason}: {text}");
+    // The broken engine scored nothing: 4 - 0 - 0 for the healthy one.
+    assert!(text.contains("Score of good vs bad: 4 - 0 - 0"), "{text}");
+    // Restarted after each failure: four starts of the broken engine.
+    let log = std::fs::read_to_string(c.log.as_ref().unwrap()).unwrap();
+    let started = log.lines().filter(|l| l.contains("bad # started")).count();
+    assert_eq!(started, starts, "{log}");
+}
+
+#[test]
+fn illegal_move_loses() {
+    broken_case("uci_illegal.sh", depth1(), "makes an illegal move: a1a1", "rules infraction");
+}
+
+#[test]
+fn crash_loses() {
+    broken_case("uci_crash.sh", depth1(), "disconnects (engine exited)", "abandoned");
+}
+
+#[test]
+fn hang_loses_on_time_with_a_clock() {
+    broken_case("uci_hang.sh", tc("0.3+0"), "loses on time", "time forfeit");
+}
+
+#[test]
+fn hang_stalls_without_a_clock() {
+    broken_case("uci_hang.sh", depth1(), "connection stalls", "abandoned");
+}
+
+#[test]
+fn slow_engine_that_claims_no_time_loses_on_time() {
+    broken_case("uci_slow.sh", tc("0.5+0"), "loses on time", "time forfeit");
+}
+
+#[test]
+fn malformed_bestmove_loses() {
+    broken_case("uci_malformed.sh", depth1(), "sends a malformed line: 'bestmove'", "abandoned");
+}
+
+#[test]
+fn missing_engine_loses_and_match_goes_on() {
+    broken_case_with_starts("does_not_exist.sh", depth1(), "fails to start", "abandoned", 0);
+}
+
+#[test]
+fn sprt_stops_at_a_bound() {
+    let mut c = config(
+        vec![engine("good", "toy_engine.sh", depth1()), engine("bad", "uci_illegal.sh", depth1())],
+        200,
+    );
+    c.concurrency = 1;
+    c.sprt = Some(Sprt::parse(&["elo0=0".to_string(), "elo1=5".to_string()]).unwrap());
+    let mut out = Vec::new();
+    let summary = run::<Toy>(&c, &mut out).unwrap();
+    let text = String::from_utf8(out).unwrap();
+    assert_eq!(summary.sprt, Some(Decision::H1), "{text}");
+    assert!(summary.games < 400, "{text}");
+    assert!(text.contains("SPRT: H1 accepted"), "{text}");
+}
+
+#[test]
+#[ignore = "prints a sample match for the eye; run with --ignored --nocapture"]
+fn sample_output() {
+    let mut c = config(
+        vec![
+            engine("A", "toy_engine.sh", tc("5+0.05")),
+            engine("B", "toy_engine.sh", depth1()),
+            engine("C", "uci_crash.sh", depth1()),
+        ],
+        3,
+    );
+    c.rating_interval = 6;
+    c.sprt = Some(Sprt::parse(&[]).unwrap());
+    let mut out = Vec::new();
+    run::<Toy>(&c, &mut out).unwrap();
+    println!("{}", String::from_utf8(out).unwrap());
+}
+
+fn hub(name: &str, script: &str) -> EngineConfig {
+    EngineConfig { protocol: Protocol::Hub, ..engine(name, script, tc("5+0.05")) }
+}
+
+#[test]
+fn hub_engines_play_and_a_broken_one_loses() {
+    let mut c = config(vec![hub("H1", "hub_toy_engine.sh"), hub("H2", "hub_toy_engine.sh")], 3);
+    c.log = Some(temp("hub.log"));
+    let mut out = Vec::new();
+    let summary = run::<Toy>(&c, &mut out).unwrap();
+    let text = String::from_utf8(out).unwrap();
+    assert_eq!(summary.terminations, vec![("normal".to_string(), 6)], "{text}");
+    let log = std::fs::read_to_string(c.log.as_ref().unwrap()).unwrap();
+    assert!(log.contains("H1 > set-param name=variant value=turkish"), "{log}");
+    assert!(log.contains("H1 > level time="), "{log}");
+    assert!(log.contains("H2 < done move="), "{log}");
+
+    let c =
+        config(vec![engine("good", "toy_engine.sh", depth1()), hub("bad", "hub_illegal.sh")], 1);
+    let mut out = Vec::new();
+    let summary = run::<Toy>(&c, &mut out).unwrap();
+    let text = String::from_utf8(out).unwrap();
+    assert_eq!(summary.terminations, vec![("rules infraction".to_string(), 2)], "{text}");
+    assert_eq!(text.matches("makes an illegal move: 99-98").count(), 2, "{text}");
+}
+
+#[test]
+fn engine_dying_between_games_is_replaced_without_a_loss() {
+    let c = config(
+        vec![
+            engine("good", "toy_engine.sh", depth1()),
+            engine("dies", "uci_dies_between_games.sh", depth1()),
+        ],
+        2,
+    );
+    let mut out = Vec::new();
+    let summary = run::<Toy>(&c, &mut out).unwrap();
+    let text = String::from_utf8(out).unwrap();
+    assert_eq!(summary.terminations, vec![("normal".to_string(), 4)], "{text}");
+}
