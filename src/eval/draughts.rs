@@ -73,7 +73,9 @@ fn side_score<R: Rules>(pos: &Position<R>, side: Side) -> i32 {
         let (_, col) = <R::Board as Geometry>::cell(bit);
         if col == 0 || col == side_len - 1 {
             positional += w.edge;
-        } else if (side_len / 2 - 2..=side_len / 2 + 1).contains(&col) && (3..side_len - 3).contains(&row) {
+        } else if (side_len / 2 - 2..=side_len / 2 + 1).contains(&col)
+            && (3..side_len - 3).contains(&row)
+        {
             positional += w.centre;
         }
         if row == 0 && enemy_men != 0 {
