@@ -49,7 +49,7 @@ use crate::with_session;
 use crossbeam_channel::RecvTimeoutError;
 use std::collections::VecDeque;
 use std::io::BufRead;
-use std::sync::atomic::Ordering;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -130,6 +130,9 @@ pub fn score_text(score: Score) -> String {
 /// Prints search output as Hub lines.
 pub struct HubReporter {
     printer: Printer,
+    /// Raised as `done` is printed: the search is over for the GUI even
+    /// while its thread is still winding down.
+    answered: Arc<AtomicBool>,
 }
 
 impl<R: Rules> Reporter<Position<R>> for HubReporter {
@@ -148,6 +151,9 @@ impl<R: Rules> Reporter<Position<R>> for HubReporter {
     }
 
     fn best_move(&self, _root: &Position<R>, best: Option<Move>, ponder: Option<Move>) {
+        // Raised before the line goes out, so that whatever the GUI sends
+        // in answer to `done` is never kept waiting behind this search.
+        self.answered.store(true, Ordering::Release);
         let Some(best) = best else {
             self.printer.line("done");
             return;
@@ -219,8 +225,9 @@ fn set_position<R: Rules>(
     Ok(())
 }
 
-fn start<R: Rules>(engine: &mut Engine<Position<R>>, limits: Limits<Move>, printer: &Printer) {
-    if let Err(e) = engine.go(limits, HubReporter { printer: printer.clone() }) {
+fn start<R: Rules>(engine: &mut Engine<Position<R>>, limits: Limits<Move>, reporter: HubReporter) {
+    let printer = reporter.printer.clone();
+    if let Err(e) = engine.go(limits, reporter) {
         printer.line(&format!("error message={}", quote(e)));
     }
 }
@@ -234,6 +241,8 @@ pub struct HubLoop {
     printer: Printer,
     level: Level,
     pending: VecDeque<Command>,
+    /// Whether the last search has printed its `done`.
+    answered: Arc<AtomicBool>,
 }
 
 impl HubLoop {
@@ -261,11 +270,17 @@ impl HubLoop {
             printer,
             level: Level::default(),
             pending: VecDeque::new(),
+            answered: Arc::new(AtomicBool::new(true)),
         };
         let commands = spawn_reader(input, parse, signals);
         'lines: loop {
-            // Run the commands kept during the search once it is over.
-            while !state.pending.is_empty() && !state.session.is_searching() {
+            // Run the commands kept during the search once it is over; a
+            // kept stop or ponder-hit is for the search a kept `go` started,
+            // so it runs at once.
+            while let Some(front) = state.pending.front() {
+                if state.busy() && !matches!(front, Command::Stop | Command::PonderHit) {
+                    break;
+                }
                 if let Some(command) = state.pending.pop_front() {
                     if !state.handle(command) {
                         break 'lines;
@@ -296,7 +311,14 @@ impl HubLoop {
                 command,
                 Command::Ping | Command::Stop | Command::PonderHit | Command::Quit
             );
-            if urgent || (state.pending.is_empty() && !state.session.is_searching()) {
+            if urgent || (state.pending.is_empty() && !state.busy()) {
+                // A stop or ponder-hit sent after a kept `go` is meant for
+                // that search too: keep a copy in order.
+                let for_kept = matches!(command, Command::Stop | Command::PonderHit)
+                    && state.pending.iter().any(|c| matches!(c, Command::Go(_)));
+                if for_kept {
+                    state.pending.push_back(command.clone());
+                }
                 if !state.handle(command) {
                     break;
                 }
@@ -312,6 +334,13 @@ impl HubLoop {
 
     fn error(&self, message: &str) {
         self.printer.line(&format!("error message={}", quote(message)));
+    }
+
+    /// Whether a search runs that has not yet printed `done`. Once it has,
+    /// the GUI may go on at once, and so do we (waiting the few moments its
+    /// thread needs to wind down).
+    fn busy(&self) -> bool {
+        self.session.is_searching() && !self.answered.load(Ordering::Acquire)
     }
 
     /// Handles one command; false means quit.
@@ -338,12 +367,17 @@ impl HubLoop {
             }
             Command::Level(level) => self.level = level,
             Command::Go(go) => {
-                if self.session.is_searching() {
-                    return true;
-                }
-                let printer = self.printer.clone();
+                // Only reached when the last search has answered.
+                self.session.wait();
+                self.answered.store(false, Ordering::Release);
                 let limits = limits(&self.level, &go, &self.settings);
-                with_session!(&mut self.session, e => start(e, limits, &printer));
+                let reporter =
+                    HubReporter { printer: self.printer.clone(), answered: self.answered.clone() };
+                with_session!(&mut self.session, e => start(e, limits, reporter));
+                if !self.session.is_searching() {
+                    // Refused or already over: nothing will print `done` later.
+                    self.answered.store(true, Ordering::Release);
+                }
             }
             Command::Stop => self.session.stop(),
             Command::PonderHit => self.signals.pondering.store(false, Ordering::Relaxed),
@@ -377,7 +411,9 @@ impl HubLoop {
             }
             return;
         }
-        if options::find(name).and_then(|spec| spec.hub).is_none() {
+        // Only the Hub names: `Hash` is UCI's name for `tt-size`.
+        let hub_name = options::find(name).and_then(|spec| spec.hub);
+        if !hub_name.is_some_and(|h| h.eq_ignore_ascii_case(name.trim())) {
             return self.error(&format!("unknown parameter '{}'", cut(name, 30)));
         }
         let change = match options::parse(name, value) {
