@@ -1,10 +1,12 @@
 //! The `crown` binary: a thin command line over the library.
 //!
-//! With no subcommand it speaks UCI on stdin/stdout, as GUIs expect.
+//! With no subcommand it speaks UCI on stdin/stdout, as GUIs expect;
+//! `crown hub` speaks Hub v2 for draughts.
 
 use clap::{Parser, Subcommand};
 use crown::chess;
 use crown::game::{Game, Variant};
+use crown::protocol::hub::HubLoop;
 use crown::protocol::uci::UciLoop;
 use crown::protocol::Printer;
 use std::process::ExitCode;
@@ -21,6 +23,8 @@ struct Cli {
 enum Command {
     /// Speak UCI on stdin/stdout (the default).
     Uci,
+    /// Speak Hub v2 (draughts GUIs, Scan-style clients, pydraughts).
+    Hub,
     /// Search fixed positions of every game to a fixed depth on one thread;
     /// the last line is `<nodes> nodes <nps> nps`.
     Bench {
@@ -67,6 +71,10 @@ fn main() -> ExitCode {
         Some(Command::Dxp(options)) => crown::protocol::dxp::run(&options),
         Some(Command::Bench { depth }) => {
             crown::bench::run_printed(depth, &Printer::stdout());
+            Ok(())
+        }
+        Some(Command::Hub) => {
+            HubLoop::run(std::io::BufReader::new(std::io::stdin()), Printer::stdout());
             Ok(())
         }
         Some(Command::Uci) | None => {

@@ -11,6 +11,8 @@
 //! one lock, so lines from the search threads never interleave.
 
 pub mod dxp;
+pub mod hub;
+pub mod hub_parse;
 pub mod uci;
 
 use crate::search::Signals;
@@ -63,6 +65,26 @@ pub enum Setup {
     Fen(String),
 }
 
+/// Search limits given ahead of `go` (Hub `level`): each `level` line
+/// replaces the previous one whole.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Level {
+    /// Depth limit in plies.
+    pub depth: Option<u32>,
+    /// Node limit.
+    pub nodes: Option<u64>,
+    /// Fixed time per move.
+    pub movetime: Option<Duration>,
+    /// The engine's clock (before the increment of this move is added).
+    pub time: Option<Duration>,
+    /// Increment per move.
+    pub inc: Option<Duration>,
+    /// Moves to the next time control.
+    pub moves: Option<u32>,
+    /// Search until `stop`.
+    pub infinite: bool,
+}
+
 /// A protocol-neutral command for the engine loop.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Command {
@@ -106,6 +128,12 @@ pub enum Command {
     Display,
     /// Print the static evaluation (`eval`).
     Eval,
+    /// Liveness check (Hub `ping`): answered at once, even mid-search.
+    Ping,
+    /// Load and get ready (Hub `init`).
+    Init,
+    /// Limits for the next searches (Hub `level`).
+    Level(Level),
 }
 
 /// Writes whole lines to the output, one lock per line.

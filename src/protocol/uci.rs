@@ -436,6 +436,8 @@ impl<G: Evaluate> UciLoop<G> {
                     self.printer.line(line);
                 }
             }
+            // Hub-only commands; the UCI parser never produces them.
+            Command::Ping | Command::Init | Command::Level(_) => {}
         }
         true
     }
