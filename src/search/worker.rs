@@ -280,9 +280,10 @@ impl<G: Evaluate> Worker<G> {
                 break;
             }
         }
-        if main {
-            self.signals.stop.store(true, Ordering::Relaxed);
-        }
+        // The main thread does not raise the stop signal here: an infinite
+        // or pondering search that has run out of depth must keep waiting
+        // for `stop` or `ponderhit`, and the pool raises it once it may
+        // report (see `pool::search`).
         self.publish_nodes();
         if outcome.pv.is_empty() {
             // Stopped before depth 1 finished: any legal move beats none.
