@@ -478,6 +478,8 @@ fn perft_in_stockfish_format() {
     assert_eq!(lines.last().unwrap(), "Nodes searched: 8902");
     e.send(&format!("position fen {KIWIPETE}"));
     assert_eq!(e.search_perft(2).last().unwrap(), "Nodes searched: 2039");
+    let root: Vec<_> = e.search_perft(0).into_iter().filter(|l| !l.starts_with("info")).collect();
+    assert_eq!(root, vec!["".to_string(), "Nodes searched: 1".to_string()]);
     e.quit();
 }
 
