@@ -97,6 +97,13 @@ pub fn parse(line: &str) -> Parsed {
     }
 }
 
+/// `text` with control characters (NUL, escape sequences, stray carriage
+/// returns echoed from bad input) replaced by `?`, so an error message can
+/// never break a GUI's line reader or terminal.
+fn printable(text: &str) -> String {
+    text.chars().map(|c| if c.is_control() { '?' } else { c }).collect()
+}
+
 /// A prefix of `text` for messages, cut on a character boundary.
 fn truncate(text: &str, chars: usize) -> String {
     let cut: String = text.chars().take(chars).collect();
@@ -400,7 +407,7 @@ impl<G: Evaluate> UciLoop<G> {
     }
 
     fn error(&self, message: &str) {
-        self.printer.line(&format!("info string error: {message}"));
+        self.printer.line(&format!("info string error: {}", printable(message)));
     }
 
     fn variant(&self) -> Variant {
@@ -618,6 +625,14 @@ mod tests {
         assert!(parse("ucinewgamex").is_err());
         assert_eq!(parse("   "), Ok(None));
         assert_eq!(ok("stop now"), Command::Stop);
+    }
+
+    #[test]
+    fn messages_echo_no_control_characters() {
+        let Err(message) = parse("\u{0}\u{1b}[31m junk") else { panic!() };
+        assert!(message.contains('\u{0}'));
+        assert_eq!(printable(&message).chars().filter(|c| c.is_control()).count(), 0);
+        assert_eq!(printable("ok é"), "ok é");
     }
 
     #[test]

@@ -261,7 +261,7 @@ fn info_well_formed(tokens: &[&str]) -> bool {
 /// form, or a line of the `d`, `go perft`, `bench` or `eval` outputs.
 pub fn well_formed(line: &str) -> bool {
     let tokens: Vec<&str> = line.split_whitespace().collect();
-    if line != line.trim_end() {
+    if line != line.trim_end() || line.chars().any(char::is_control) {
         return false;
     }
     match tokens.as_slice() {
