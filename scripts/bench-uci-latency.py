@@ -10,8 +10,9 @@ Usage: bench-uci-latency.py [--quick] [PATH_TO_CROWN]   (default target/release/
    `bestmove`, minus 100 ms. Median and p99 over 100 searches (target: p99
    under 15 ms).
 3. SMP speed: nps of `go movetime 5000` with Threads 1 and Threads 2 from
-   three positions (nps from crown's last info line); median ratio (target
-   at least 1.8 on an idle 2-core machine).
+   three positions, each in a fresh process, the two thread counts
+   alternating (nps from crown's last info line); median ratio (target at
+   least 1.8 on an idle 2-core machine).
 
 Numbers on a machine shared with other work are noisy: run on an idle one
 for figures to quote, and read the medians first.
@@ -105,25 +106,20 @@ def movetime_overshoot(binary, searches):
     return overshoot
 
 
-def nps(binary, threads, millis):
+def nps(binary, threads, millis, position):
     crown = Crown(binary)
     crown.send("uci")
     crown.until("uciok")
     crown.send(f"setoption name Threads value {threads}")
     crown.send("setoption name Hash value 256")
+    crown.send(position)
     crown.sync()
-    result = []
-    for position in POSITIONS[:3]:
-        crown.send("ucinewgame")
-        crown.send(position)
-        crown.sync()
-        crown.send(f"go movetime {millis}")
-        lines = crown.until("bestmove")
-        infos = [l.split() for l in lines if l.startswith("info") and " nps " in l]
-        last = infos[-1]
-        result.append(int(last[last.index("nps") + 1]))
+    crown.send(f"go movetime {millis}")
+    lines = crown.until("bestmove")
+    infos = [l.split() for l in lines if l.startswith("info") and " nps " in l]
+    last = infos[-1]
     crown.quit()
-    return result
+    return int(last[last.index("nps") + 1])
 
 
 def main():
@@ -135,6 +131,8 @@ def main():
     print(f"stop latency (Threads 2, Hash 256, {len(lat)} tries): "
           f"median {statistics.median(lat):.2f} ms, p99 {percentile(lat, 99):.2f} ms, "
           f"max {max(lat):.2f} ms", flush=True)
+    worst = sorted(range(len(lat)), key=lambda i: -lat[i])[:3]
+    print("  slowest tries: " + ", ".join(f"#{i} {lat[i]:.1f} ms" for i in worst), flush=True)
 
     over = movetime_overshoot(binary, 20 if quick else 100)
     print(f"go movetime 100 overshoot ({len(over)} searches): "
@@ -142,8 +140,12 @@ def main():
           f"max {max(over):.2f} ms", flush=True)
 
     millis = 1000 if quick else 5000
-    one = nps(binary, 1, millis)
-    two = nps(binary, 2, millis)
+    # Threads 1 and Threads 2 alternate position by position, so that load
+    # from elsewhere falls on both alike.
+    one, two = [], []
+    for position in POSITIONS[:3]:
+        one.append(nps(binary, 1, millis, position))
+        two.append(nps(binary, 2, millis, position))
     ratios = [b / a for a, b in zip(one, two)]
     print(f"nps go movetime {millis}: Threads 1 {one}, Threads 2 {two}, "
           f"ratios {[round(r, 2) for r in ratios]}, median ratio {statistics.median(ratios):.2f}",
