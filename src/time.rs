@@ -36,8 +36,16 @@ pub fn allocate(clock: Clock, overhead: Duration) -> Deadlines {
     let remaining = clock.remaining.saturating_sub(overhead);
     // Expected moves left in this period: a fixed horizon for sudden death.
     let moves_to_go = clock.moves_to_go.unwrap_or(30).clamp(1, 40);
-    let inc = clock.increment.min(remaining);
-    let base = remaining / moves_to_go + inc * 3 / 4;
+    // The time for the rest of the period: the clock plus the increments
+    // still to come, less the overhead of every one of those moves and two
+    // more in reserve. Charging the overhead per move (not once) is what
+    // keeps a reserve when the clock runs low with an increment: the budget
+    // then falls below the increment and the clock refills, instead of
+    // hovering one overhead above zero where any delay of the process or
+    // the GUI loses on time.
+    let pool = (clock.remaining + clock.increment * (moves_to_go - 1))
+        .saturating_sub(overhead * (moves_to_go + 2));
+    let base = pool / moves_to_go;
     // Never plan to use more than this share of the clock on one move.
     let ceiling = if moves_to_go == 1 { remaining * 9 / 10 } else { remaining * 2 / 5 };
     let hard = (base * 3).min(ceiling).max(Duration::from_millis(1));
@@ -75,6 +83,21 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn a_low_clock_with_increment_refills() {
+        // 1 s + 10 ms: below a few hundred ms the budget is under the
+        // increment, so the clock grows back instead of draining to zero.
+        for remaining in [30, 60, 100, 150, 200] {
+            let clock = Clock { remaining: ms(remaining), increment: ms(10), moves_to_go: None };
+            let d = allocate(clock, ms(10));
+            assert!(d.soft < ms(5), "{clock:?} {d:?}");
+            assert!(remaining > 100 || d.hard < ms(10), "{clock:?} {d:?}");
+        }
+        let start =
+            allocate(Clock { remaining: ms(1000), increment: ms(10), moves_to_go: None }, ms(10));
+        assert!(start.soft >= ms(15), "{start:?}");
     }
 
     #[test]

@@ -6,6 +6,10 @@
 //! loop matches once per command. `go` returns at once: the search runs on a
 //! coordinator thread that owns the workers while it runs and hands them back
 //! when it ends, so the protocol loop keeps answering `isready` and `stop`.
+//!
+//! A search counts as over the moment its best move is reported, not when
+//! its thread has been joined: a GUI may send the next `go` as soon as it
+//! reads `bestmove`, while the coordinator is still handing the workers back.
 
 pub mod options;
 pub mod pool;
@@ -14,8 +18,8 @@ pub mod session;
 use crate::eval::Evaluate;
 use crate::search::params::Params;
 use crate::search::tt::TranspositionTable;
-use crate::search::{Limits, Reporter, Signals, Worker};
-use std::sync::atomic::Ordering;
+use crate::search::{Info, Limits, Reporter, Signals, Worker};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::thread::JoinHandle;
 use std::time::Instant;
@@ -28,6 +32,8 @@ pub struct Engine<G: Evaluate> {
     workers: Vec<Worker<G>>,
     thread_count: usize,
     running: Option<JoinHandle<Vec<Worker<G>>>>,
+    /// Raised by the running search just before it reports its best move.
+    reported: Arc<AtomicBool>,
     tt: Arc<TranspositionTable>,
     signals: Arc<Signals>,
     params: Params,
@@ -47,6 +53,7 @@ impl<G: Evaluate> Engine<G> {
             workers: Vec::new(),
             thread_count: threads.max(1),
             running: None,
+            reported: Arc::new(AtomicBool::new(true)),
             tt,
             signals,
             params: Params::default(),
@@ -75,9 +82,10 @@ impl<G: Evaluate> Engine<G> {
         &self.history
     }
 
-    /// Whether a search is running.
+    /// Whether a search is running and has not reported its best move yet.
     pub fn is_searching(&self) -> bool {
         self.running.as_ref().is_some_and(|h| !h.is_finished())
+            && !self.reported.load(Ordering::Acquire)
     }
 
     /// Waits for a running search to end and takes the workers back.
@@ -114,6 +122,8 @@ impl<G: Evaluate> Engine<G> {
         self.signals.nodes.store(0, Ordering::Relaxed);
         self.tt.new_search();
         let start = Instant::now();
+        self.reported = Arc::new(AtomicBool::new(false));
+        let reporter = Finishing { inner: reporter, reported: self.reported.clone() };
         let mut workers = std::mem::take(&mut self.workers);
         let root = self.position.clone();
         let history = self.history.clone();
@@ -180,6 +190,28 @@ impl<G: Evaluate> Engine<G> {
         use crate::eval::Evaluator;
         let mut evaluator = G::Evaluator::default();
         evaluator.trace(&self.position)
+    }
+}
+
+/// Passes everything on and raises `reported` before the best move leaves,
+/// so that whoever reads `bestmove` finds the search over.
+struct Finishing<R> {
+    inner: R,
+    reported: Arc<AtomicBool>,
+}
+
+impl<G: Evaluate, R: Reporter<G>> Reporter<G> for Finishing<R> {
+    fn info(&self, root: &G, info: &Info<G::Move>) {
+        self.inner.info(root, info);
+    }
+
+    fn current_move(&self, root: &G, mv: G::Move, number: usize, depth: i32) {
+        self.inner.current_move(root, mv, number, depth);
+    }
+
+    fn best_move(&self, root: &G, best: Option<G::Move>, ponder: Option<G::Move>) {
+        self.reported.store(true, Ordering::Release);
+        self.inner.best_move(root, best, ponder);
     }
 }
 

@@ -45,7 +45,9 @@ pub fn search<G: Evaluate, R: Reporter<G>>(
             })
             .collect();
         let first = main.think(root, history, limits, reporter, start);
-        // An infinite or pondering search reports only when told to.
+        // An infinite or pondering search reports only when told to, even
+        // when the main thread has finished every depth (a mate, a dead
+        // draw): the helpers may go on until then.
         while (limits.infinite || signals.pondering.load(Ordering::Relaxed)) && !signals.stopped() {
             std::thread::sleep(Duration::from_micros(500));
         }

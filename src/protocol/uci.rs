@@ -29,6 +29,21 @@ use vampirc_uci::{Serializable, UciMessage, UciOptionConfig};
 /// Deepest `go depth` accepted (deeper requests are clamped).
 pub const MAX_DEPTH: u32 = 120;
 
+/// Deepest `go perft` and `bench` accepted. Neither can be stopped, so a
+/// deeper request (`go perft 300` was clamped to 64 before) would hang the
+/// engine for good; it is refused with a message instead.
+pub const MAX_PERFT_DEPTH: u32 = 15;
+/// See [`MAX_PERFT_DEPTH`].
+pub const MAX_BENCH_DEPTH: u32 = 30;
+
+fn at_most(what: &str, depth: u32, max: u32) -> Result<u32, String> {
+    if depth > max {
+        Err(format!("{what}: depth {depth} is too deep (at most {max}; it cannot be stopped)"))
+    } else {
+        Ok(depth)
+    }
+}
+
 /// Parses one UCI line.
 pub fn parse(line: &str) -> Parsed {
     let mut tokens = line.split_whitespace();
@@ -73,12 +88,20 @@ pub fn parse(line: &str) -> Parsed {
         "bench" => match rest.as_slice() {
             [] => Ok(Some(Command::Bench(None))),
             [depth, ..] => parse_number::<u32>("bench depth", depth)
-                .map(|d| Some(Command::Bench(Some(d.clamp(1, MAX_DEPTH))))),
+                .and_then(|d| at_most("bench", d, MAX_BENCH_DEPTH))
+                .map(|d| Some(Command::Bench(Some(d.max(1))))),
         },
         "d" => no_args(Command::Display),
         "eval" => no_args(Command::Eval),
         _ => Err(format!("unknown command '{}'", truncate(head, 40))),
     }
+}
+
+/// `text` with control characters (NUL, escape sequences, stray carriage
+/// returns echoed from bad input) replaced by `?`, so an error message can
+/// never break a GUI's line reader or terminal.
+fn printable(text: &str) -> String {
+    text.chars().map(|c| if c.is_control() { '?' } else { c }).collect()
 }
 
 /// A prefix of `text` for messages, cut on a character boundary.
@@ -193,7 +216,7 @@ fn parse_go(rest: &[&str]) -> Result<Command, String> {
             }
             "perft" => {
                 let depth = parse_count::<u32>("go perft", value(i, key)?, u32::MAX)?;
-                return Ok(Command::Perft(depth.min(64)));
+                return at_most("go perft", depth, MAX_PERFT_DEPTH).map(Command::Perft);
             }
             "wtime" | "btime" | "winc" | "binc" => {
                 let ms = parse_millis(key, value(i, key)?)?;
@@ -384,7 +407,7 @@ impl<G: Evaluate> UciLoop<G> {
     }
 
     fn error(&self, message: &str) {
-        self.printer.line(&format!("info string error: {message}"));
+        self.printer.line(&format!("info string error: {}", printable(message)));
     }
 
     fn variant(&self) -> Variant {
@@ -559,7 +582,12 @@ impl<G: Evaluate> UciLoop<G> {
     fn perft(&self, depth: u32) {
         let pos = self.engine.position();
         let start = Instant::now();
-        let counts = crate::perft::divide(pos, depth.max(1), self.settings.threads);
+        // Depth 0 is the root alone: no move lines, one node.
+        let counts = if depth == 0 {
+            Vec::new()
+        } else {
+            crate::perft::divide(pos, depth, self.settings.threads)
+        };
         for (text, count) in &counts {
             self.printer.line(&format!("{text}: {count}"));
         }
@@ -602,6 +630,14 @@ mod tests {
     }
 
     #[test]
+    fn messages_echo_no_control_characters() {
+        let Err(message) = parse("\u{0}\u{1b}[31m junk") else { panic!() };
+        assert!(message.contains('\u{0}'));
+        assert_eq!(printable(&message).chars().filter(|c| c.is_control()).count(), 0);
+        assert_eq!(printable("ok é"), "ok é");
+    }
+
+    #[test]
     fn go_never_overflows() {
         let Command::Go(go) = ok("go depth 300 movestogo 300 wtime 1000") else { panic!() };
         assert_eq!(go.depth, Some(MAX_DEPTH));
@@ -621,6 +657,9 @@ mod tests {
         assert!(parse("go depth -3").is_err());
         assert!(parse("go depth ５").is_err());
         assert_eq!(ok("go perft 3"), Command::Perft(3));
+        assert!(parse("go perft 300").is_err());
+        assert!(parse("bench 300").is_err());
+        assert_eq!(ok("bench 0"), Command::Bench(Some(1)));
         let Command::Go(go) = ok("go searchmoves e2e4 d2d4 depth 3") else { panic!() };
         assert_eq!(go.searchmoves, vec!["e2e4", "d2d4"]);
         assert_eq!(go.depth, Some(3));

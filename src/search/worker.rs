@@ -60,6 +60,9 @@ struct TimeKeeper {
     deadlines: Option<Deadlines>,
     /// Ponder time does not count: the clock restarts at `ponderhit`.
     was_pondering: bool,
+    /// A fixed time per move (`go movetime`): used in full, not scaled by
+    /// best-move stability.
+    fixed: bool,
 }
 
 /// One search thread's state, kept between searches (histories survive
@@ -280,9 +283,10 @@ impl<G: Evaluate> Worker<G> {
                 break;
             }
         }
-        if main {
-            self.signals.stop.store(true, Ordering::Relaxed);
-        }
+        // The main thread does not raise the stop signal here: an infinite
+        // or pondering search that has run out of depth must keep waiting
+        // for `stop` or `ponderhit`, and the pool raises it once it may
+        // report (see `pool::search`).
         self.publish_nodes();
         if outcome.pv.is_empty() {
             // Stopped before depth 1 finished: any legal move beats none.
@@ -314,6 +318,7 @@ impl<G: Evaluate> Worker<G> {
                 limits.clock.map(|c| time::allocate(c, limits.overhead))
             },
             was_pondering: limits.ponder,
+            fixed: limits.movetime.is_some(),
         });
         let mut list = G::MoveList::default();
         root.generate(&mut list);
@@ -384,6 +389,10 @@ impl<G: Evaluate> Worker<G> {
             return false;
         }
         let Some(d) = clock.deadlines else { return false };
+        if clock.fixed {
+            // `go movetime x` means x: only the hard deadline ends it.
+            return false;
+        }
         // A stable best move needs less time; a changing one or a falling
         // score needs more.
         let stability = match stable {
