@@ -19,7 +19,6 @@ use crate::eval::Coefficients;
 use crate::eval::{Evaluate, Evaluator, Sink};
 use crate::game::{Game, Side};
 use crate::search::score::Score;
-use std::sync::OnceLock;
 
 /// Feature offsets into the flat weight vector, in `chess_params.rs` order.
 pub mod feature {
@@ -75,31 +74,49 @@ pub mod feature {
 
 /// The weights of `chess_params.rs` as one vector indexed by feature.
 pub fn weights() -> &'static [S] {
-    static WEIGHTS: OnceLock<Vec<S>> = OnceLock::new();
-    WEIGHTS.get_or_init(|| {
-        let mut w = Vec::with_capacity(feature::COUNT);
-        w.extend_from_slice(&PIECE_VALUE);
-        for table in &PSQT {
-            w.extend_from_slice(table);
-        }
-        w.extend_from_slice(&KNIGHT_MOBILITY);
-        w.extend_from_slice(&BISHOP_MOBILITY);
-        w.extend_from_slice(&ROOK_MOBILITY);
-        w.extend_from_slice(&QUEEN_MOBILITY);
-        w.extend_from_slice(&PASSED_PAWN);
-        w.extend_from_slice(&PASSED_FREE);
-        w.extend_from_slice(&[ISOLATED_PAWN, DOUBLED_PAWN, BACKWARD_PAWN]);
-        w.extend_from_slice(&CONNECTED_PAWN);
-        w.extend_from_slice(&[BISHOP_PAIR, ROOK_OPEN_FILE, ROOK_SEMI_OPEN_FILE]);
-        w.extend_from_slice(&OUTPOST);
-        w.extend_from_slice(&KING_ATTACK);
-        w.extend_from_slice(&[SHELTER_MISSING, PAWN_STORM]);
-        w.extend_from_slice(&THREAT_BY_PAWN);
-        w.extend_from_slice(&THREAT_BY_MINOR);
-        w.extend_from_slice(&[THREAT_BY_ROOK, TEMPO]);
-        debug_assert_eq!(w.len(), feature::COUNT);
-        w
-    })
+    &WEIGHTS
+}
+
+/// The flat weight vector, built at compile time (no lazy initialisation to
+/// check on every term).
+static WEIGHTS: [S; feature::COUNT] = flatten();
+
+/// Copies `src` into `w` from `at` on; returns the vector and the next offset.
+const fn put(mut w: [S; feature::COUNT], at: usize, src: &[S]) -> ([S; feature::COUNT], usize) {
+    let mut i = 0;
+    while i < src.len() {
+        w[at + i] = src[i];
+        i += 1;
+    }
+    (w, at + src.len())
+}
+
+const fn flatten() -> [S; feature::COUNT] {
+    let w = [(0, 0); feature::COUNT];
+    let (w, at) = put(w, 0, &PIECE_VALUE);
+    let (w, at) = put(w, at, &PSQT[0]);
+    let (w, at) = put(w, at, &PSQT[1]);
+    let (w, at) = put(w, at, &PSQT[2]);
+    let (w, at) = put(w, at, &PSQT[3]);
+    let (w, at) = put(w, at, &PSQT[4]);
+    let (w, at) = put(w, at, &PSQT[5]);
+    let (w, at) = put(w, at, &KNIGHT_MOBILITY);
+    let (w, at) = put(w, at, &BISHOP_MOBILITY);
+    let (w, at) = put(w, at, &ROOK_MOBILITY);
+    let (w, at) = put(w, at, &QUEEN_MOBILITY);
+    let (w, at) = put(w, at, &PASSED_PAWN);
+    let (w, at) = put(w, at, &PASSED_FREE);
+    let (w, at) = put(w, at, &[ISOLATED_PAWN, DOUBLED_PAWN, BACKWARD_PAWN]);
+    let (w, at) = put(w, at, &CONNECTED_PAWN);
+    let (w, at) = put(w, at, &[BISHOP_PAIR, ROOK_OPEN_FILE, ROOK_SEMI_OPEN_FILE]);
+    let (w, at) = put(w, at, &OUTPOST);
+    let (w, at) = put(w, at, &KING_ATTACK);
+    let (w, at) = put(w, at, &[SHELTER_MISSING, PAWN_STORM]);
+    let (w, at) = put(w, at, &THREAT_BY_PAWN);
+    let (w, at) = put(w, at, &THREAT_BY_MINOR);
+    let (w, at) = put(w, at, &[THREAT_BY_ROOK, TEMPO]);
+    assert!(at == feature::COUNT, "chess_params.rs and the feature list disagree");
+    w
 }
 
 /// Sums terms into middlegame and endgame scores (White's view).
@@ -112,7 +129,7 @@ struct Sum {
 impl Sink for Sum {
     #[inline]
     fn add(&mut self, feature: usize, count: i32) {
-        let (mg, eg) = weights()[feature];
+        let (mg, eg) = WEIGHTS[feature];
         self.mg += mg * count;
         self.eg += eg * count;
     }
@@ -149,48 +166,54 @@ struct Masks {
     front_file: [[Bitboard; 64]; 2],
 }
 
-fn masks() -> &'static Masks {
-    static MASKS: OnceLock<Masks> = OnceLock::new();
-    MASKS.get_or_init(|| {
-        let mut m = Masks {
-            adjacent: [Bitboard(0); 64],
-            front_span: [[Bitboard(0); 64]; 2],
-            front_file: [[Bitboard(0); 64]; 2],
-        };
-        for sq in Square::all() {
-            let file = Bitboard::file(sq.file());
-            m.adjacent[sq.index()] = file.east() | file.west();
-            for color in Side::BOTH {
-                let mut ray = Bitboard::from_square(sq).forward(color);
-                let mut ahead = Bitboard(0);
-                while ray.any() {
-                    ahead |= ray;
-                    ray = ray.forward(color);
-                }
-                m.front_file[color.index()][sq.index()] = ahead;
-                m.front_span[color.index()][sq.index()] = ahead | ahead.east() | ahead.west();
+/// The masks, built at compile time.
+static MASKS: Masks = build_masks();
+
+const fn build_masks() -> Masks {
+    let mut m = Masks {
+        adjacent: [Bitboard(0); 64],
+        front_span: [[Bitboard(0); 64]; 2],
+        front_file: [[Bitboard(0); 64]; 2],
+    };
+    let mut i = 0;
+    while i < 64 {
+        let sq = Square::from_index(i as u32);
+        let file = Bitboard(Bitboard::FILE_A.0 << (i % 8));
+        m.adjacent[i] = Bitboard(file.east().0 | file.west().0);
+        let mut c = 0;
+        while c < 2 {
+            let color = Side::BOTH[c];
+            let mut ray = Bitboard::from_square(sq).forward(color);
+            let mut ahead = Bitboard(0);
+            while ray.any() {
+                ahead = Bitboard(ahead.0 | ray.0);
+                ray = ray.forward(color);
             }
+            m.front_file[c][i] = ahead;
+            m.front_span[c][i] = Bitboard(ahead.0 | ahead.east().0 | ahead.west().0);
+            c += 1;
         }
-        m
-    })
+        i += 1;
+    }
+    m
 }
 
 /// A mask of the files adjacent to `sq`'s file.
 #[inline]
 fn adjacent_files(sq: Square) -> Bitboard {
-    masks().adjacent[sq.index()]
+    MASKS.adjacent[sq.index()]
 }
 
 /// Squares in front of `sq` (towards the enemy) on its file and the adjacent ones.
 #[inline]
 fn front_span(color: Color, sq: Square) -> Bitboard {
-    masks().front_span[color.index()][sq.index()]
+    MASKS.front_span[color.index()][sq.index()]
 }
 
 /// Squares in front of `sq` on its own file.
 #[inline]
 fn front_file(color: Color, sq: Square) -> Bitboard {
-    masks().front_file[color.index()][sq.index()]
+    MASKS.front_file[color.index()][sq.index()]
 }
 
 /// The material phase, 0 (pawn ending) to 24 (opening), clamped.
