@@ -7,9 +7,11 @@
 //! sink) or the tuner's list of feature coefficients ([`crate::eval::Coefficients`]), so
 //! the two can never drift apart.
 //!
-//! Pawn-structure terms depend only on the pawns and kings' files, so they
-//! are cached per thread in a small pawn hash table keyed by the pawn
-//! bitboards.
+//! Pawn-structure terms (all but the free passed pawn, which looks at the
+//! other pieces) depend only on the pawns, so the evaluator caches them per
+//! thread in a small pawn table ([`PawnTable`]) keyed by both pawn bitboards,
+//! compared in full: a hit is always exact, so the cache never changes a
+//! score.
 
 use crate::chess::attacks;
 use crate::chess::{Bitboard, Color, Move, PieceKind, Position, Square};
@@ -227,8 +229,14 @@ pub fn phase(pos: &Position) -> i32 {
 
 /// Evaluates every term of `pos` into `sink` (White's view).
 pub fn terms<T: Sink>(pos: &Position, sink: &mut T) {
+    let passers = pawn_structure(pos, sink);
+    other_terms(pos, passers, sink);
+}
+
+/// Every term but the pawn structure; `passers` are each side's passed pawns.
+fn other_terms<T: Sink>(pos: &Position, passers: [Bitboard; 2], sink: &mut T) {
     material_and_squares(pos, sink);
-    pawn_structure(pos, sink);
+    passed_free(pos, passers, sink);
     for color in Side::BOTH {
         pieces(pos, color, sink);
         king_safety(pos, color, sink);
@@ -253,7 +261,9 @@ fn material_and_squares<T: Sink>(pos: &Position, sink: &mut T) {
     }
 }
 
-fn pawn_structure<T: Sink>(pos: &Position, sink: &mut T) {
+/// The terms that depend on the pawns alone; returns each side's passed pawns.
+fn pawn_structure<T: Sink>(pos: &Position, sink: &mut T) -> [Bitboard; 2] {
+    let mut passers = [Bitboard(0); 2];
     for color in Side::BOTH {
         let s = sign(color);
         let own = pos.pieces(color, PieceKind::Pawn);
@@ -266,10 +276,7 @@ fn pawn_structure<T: Sink>(pos: &Position, sink: &mut T) {
             let file_ahead = front_file(color, sq);
             if (enemy & span).is_empty() && (own & file_ahead).is_empty() {
                 sink.add(feature::PASSED_PAWN + rank, s);
-                let stop = Bitboard::from_square(sq).forward(color);
-                if (stop & pos.occupancy()).is_empty() {
-                    sink.add(feature::PASSED_FREE + rank, s);
-                }
+                passers[color.index()] |= Bitboard::from_square(sq);
             }
             let neighbours = own & adjacent_files(sq);
             if neighbours.is_empty() {
@@ -291,6 +298,20 @@ fn pawn_structure<T: Sink>(pos: &Position, sink: &mut T) {
                 if (neighbours & behind).is_empty() && (stop & enemy_attacks).any() {
                     sink.add(feature::BACKWARD_PAWN, s);
                 }
+            }
+        }
+    }
+    passers
+}
+
+/// Passed pawns whose stop square is empty.
+fn passed_free<T: Sink>(pos: &Position, passers: [Bitboard; 2], sink: &mut T) {
+    let occupied = pos.occupancy();
+    for color in Side::BOTH {
+        for sq in passers[color.index()] {
+            let stop = Bitboard::from_square(sq).forward(color);
+            if (stop & occupied).is_empty() {
+                sink.add(feature::PASSED_FREE + relative_rank(color, sq), sign(color));
             }
         }
     }
@@ -462,15 +483,68 @@ fn finish(pos: &Position, sum: &Sum) -> Score {
     }
 }
 
-/// The chess evaluator. Stateless for now (the pawn terms are cheap enough
-/// without a pawn hash at this size).
+/// Entries of the pawn table (a power of two).
+const PAWN_ENTRIES: usize = 1 << 12;
+
+/// One cached pawn structure: the pawns it was computed for, the summed
+/// pawn-structure terms and the passed pawns. The all-zero entry is the
+/// correct entry for "no pawns at all", so an empty table needs no marker.
+#[derive(Clone, Copy, Default)]
+struct PawnEntry {
+    white: Bitboard,
+    black: Bitboard,
+    mg: i32,
+    eg: i32,
+    passers: [Bitboard; 2],
+}
+
+/// A per-thread cache of [`pawn_structure`], indexed by a multiplicative
+/// hash of the two pawn bitboards and checked against both in full.
+#[derive(Clone)]
+pub struct PawnTable {
+    entries: Vec<PawnEntry>,
+}
+
+impl Default for PawnTable {
+    fn default() -> Self {
+        PawnTable { entries: vec![PawnEntry::default(); PAWN_ENTRIES] }
+    }
+}
+
+impl PawnTable {
+    /// Adds the pawn-structure terms of `pos` to `sum` (from the cache when
+    /// this structure was seen before) and returns the passed pawns.
+    fn add_to(&mut self, pos: &Position, sum: &mut Sum) -> [Bitboard; 2] {
+        let white = pos.pieces(Side::White, PieceKind::Pawn);
+        let black = pos.pieces(Side::Black, PieceKind::Pawn);
+        let hash = (white.0 ^ black.0.rotate_left(32)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        let index = (hash >> (64 - PAWN_ENTRIES.trailing_zeros())) as usize;
+        let Some(entry) = self.entries.get_mut(index) else {
+            return pawn_structure(pos, sum);
+        };
+        if entry.white != white || entry.black != black {
+            let mut pawns = Sum::default();
+            let passers = pawn_structure(pos, &mut pawns);
+            *entry = PawnEntry { white, black, mg: pawns.mg, eg: pawns.eg, passers };
+        }
+        sum.mg += entry.mg;
+        sum.eg += entry.eg;
+        entry.passers
+    }
+}
+
+/// The chess evaluator: the terms of [`terms`], with the pawn structure
+/// cached in a per-thread [`PawnTable`].
 #[derive(Clone, Default)]
-pub struct ChessEvaluator;
+pub struct ChessEvaluator {
+    pawns: PawnTable,
+}
 
 impl Evaluator<Position> for ChessEvaluator {
     fn evaluate(&mut self, pos: &Position) -> Score {
         let mut sum = Sum::default();
-        terms(pos, &mut sum);
+        let passers = self.pawns.add_to(pos, &mut sum);
+        other_terms(pos, passers, &mut sum);
         finish(pos, &sum)
     }
 
@@ -492,6 +566,8 @@ impl Evaluator<Position> for ChessEvaluator {
 
 impl Evaluate for Position {
     type Evaluator = ChessEvaluator;
+
+    const EXCHANGE: bool = true;
 
     #[inline]
     fn tactical_value(&self, mv: Move) -> Score {
@@ -520,7 +596,7 @@ mod tests {
     use crate::game::Variant;
 
     fn eval(fen: &str) -> Score {
-        ChessEvaluator.evaluate(&Position::from_fen(fen, Variant::Chess).unwrap())
+        ChessEvaluator::default().evaluate(&Position::from_fen(fen, Variant::Chess).unwrap())
     }
 
     #[test]
@@ -548,6 +624,35 @@ mod tests {
     }
 
     #[test]
+    fn the_pawn_cache_never_changes_a_score() {
+        let mut evaluator = ChessEvaluator::default();
+        let mut list = crate::chess::MoveList::default();
+        for fen in [
+            crate::chess::START_FEN,
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+        ] {
+            let mut pos = Position::from_fen(fen, Variant::Chess).unwrap();
+            let mut state = 0x2545_F491_4F6C_DD1Du64;
+            for _ in 0..300 {
+                let mut sum = Sum::default();
+                terms(&pos, &mut sum);
+                // Twice: once filling the entry, once reading it.
+                assert_eq!(evaluator.evaluate(&pos), finish(&pos, &sum), "{pos:?}");
+                assert_eq!(evaluator.evaluate(&pos), finish(&pos, &sum), "{pos:?}");
+                pos.legal_moves(&mut list);
+                if list.is_empty() || pos.halfmove_clock() >= 100 {
+                    break;
+                }
+                state ^= state << 13;
+                state ^= state >> 7;
+                state ^= state << 17;
+                pos.play(list[(state % list.len() as u64) as usize]);
+            }
+        }
+    }
+
+    #[test]
     fn coefficients_times_weights_equal_the_evaluation() {
         let pos = Position::from_fen(
             "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP2BPPP/R2QKB1R w KQ - 0 8",
@@ -560,6 +665,6 @@ mod tests {
         for &(f, c) in &coefficients.terms {
             sum.add(f as usize, c as i32);
         }
-        assert_eq!(finish(&pos, &sum), ChessEvaluator.evaluate(&pos));
+        assert_eq!(finish(&pos, &sum), ChessEvaluator::default().evaluate(&pos));
     }
 }
