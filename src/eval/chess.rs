@@ -248,12 +248,14 @@ fn material_and_squares<T: Sink>(pos: &Position, sink: &mut T) {
     for color in Side::BOTH {
         let s = sign(color);
         for kind in PieceKind::ALL {
-            let bb = pos.pieces(color, kind);
-            sink.add(feature::PIECE_VALUE + kind.index(), s * bb.count() as i32);
-            for sq in bb {
+            // Counted while walking the squares: cheaper than a popcount.
+            let mut count = 0;
+            for sq in pos.pieces(color, kind) {
                 let index = sq.relative(color).index();
                 sink.add(feature::PSQT + kind.index() * 64 + index, s);
+                count += 1;
             }
+            sink.add(feature::PIECE_VALUE + kind.index(), s * count);
         }
         if pos.pieces(color, PieceKind::Bishop).more_than_one() {
             sink.add(feature::BISHOP_PAIR, s);
@@ -352,9 +354,9 @@ fn pieces<T: Sink>(pos: &Position, color: Color, sink: &mut T) {
             ][k];
             let cap = [8, 13, 14, 27][k];
             sink.add(base + mobility.min(cap), s);
-            let zone = (reach & enemy_king_zone).count() as i32;
-            if zone > 0 {
-                sink.add(feature::KING_ATTACK + k, s * zone);
+            let zone = reach & enemy_king_zone;
+            if zone.any() {
+                sink.add(feature::KING_ATTACK + k, s * zone.count() as i32);
             }
             match kind {
                 PieceKind::Knight | PieceKind::Bishop => {
@@ -390,20 +392,20 @@ fn pieces<T: Sink>(pos: &Position, color: Color, sink: &mut T) {
         .enumerate()
     {
         let victims = pos.pieces(enemy, kind);
-        let by_pawn = (victims & own_pawn_attacks).count() as i32;
-        if by_pawn > 0 {
-            sink.add(feature::THREAT_BY_PAWN + k, -s * by_pawn);
+        let by_pawn = victims & own_pawn_attacks;
+        if by_pawn.any() {
+            sink.add(feature::THREAT_BY_PAWN + k, -s * by_pawn.count() as i32);
         }
         if k >= 2 {
-            let by_minor = (victims & attacked_by_minor).count() as i32;
-            if by_minor > 0 {
-                sink.add(feature::THREAT_BY_MINOR + k - 2, -s * by_minor);
+            let by_minor = victims & attacked_by_minor;
+            if by_minor.any() {
+                sink.add(feature::THREAT_BY_MINOR + k - 2, -s * by_minor.count() as i32);
             }
         }
     }
-    let queens_hit = (pos.pieces(enemy, PieceKind::Queen) & attacked_by_rook).count() as i32;
-    if queens_hit > 0 {
-        sink.add(feature::THREAT_BY_ROOK, -s * queens_hit);
+    let queens_hit = pos.pieces(enemy, PieceKind::Queen) & attacked_by_rook;
+    if queens_hit.any() {
+        sink.add(feature::THREAT_BY_ROOK, -s * queens_hit.count() as i32);
     }
 }
 
@@ -438,7 +440,8 @@ fn king_safety<T: Sink>(pos: &Position, color: Color, sink: &mut T) {
         }
         band
     };
-    let storm = (enemy_pawns & storm_zone & near).count() as i32;
+    let storm = enemy_pawns & storm_zone & near;
+    let storm = if storm.any() { storm.count() as i32 } else { 0 };
     sink.add(feature::PAWN_STORM, s * storm);
 }
 

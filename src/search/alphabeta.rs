@@ -291,7 +291,7 @@ impl<G: Evaluate> Worker<G> {
             None
         };
         let previous = ply.checked_sub(1).and_then(|p| self.frames[p].played);
-        let mut picker = MovePicker::new(pos, list, tt_move, &self.history, ply, previous);
+        let mut picker = MovePicker::new(pos, &mut list, tt_move, &self.history, ply, previous);
 
         let mut best_score = -INFINITE;
         let mut best_move = None;
@@ -550,7 +550,7 @@ impl<G: Evaluate> Worker<G> {
             .as_ref()
             .filter(|e| e.mv != 0)
             .and_then(|e| list.iter().copied().find(|&m| G::move_key(m) == e.mv));
-        let mut picker = MovePicker::new(pos, list, tt_move, &self.history, ply, None);
+        let mut picker = MovePicker::new(pos, &mut list, tt_move, &self.history, ply, None);
         let mut best_move = None;
         while let Some((mv, order)) = picker.pick(pos) {
             // Step 4: losing exchanges are not worth resolving.

@@ -122,24 +122,25 @@ const SCORED: usize = 256;
 /// again. Untested scores are never below the tested ones, so the order is
 /// exactly that of testing every move up front, without the tests of the
 /// moves after a cutoff.
-pub struct MovePicker<G: Game> {
-    moves: G::MoveList,
+pub struct MovePicker<'a, G: Game> {
+    /// The caller's list, reordered in place as moves are handed out.
+    moves: &'a mut G::MoveList,
     scores: [i32; SCORED],
     /// Bit `i` set: move `i` is tactical and not yet exchange-tested.
     untested: [u64; SCORED / 64],
     next: usize,
 }
 
-impl<G: Evaluate> MovePicker<G> {
+impl<'a, G: Evaluate> MovePicker<'a, G> {
     /// Scores `moves` generated at `pos`.
     pub fn new(
         pos: &G,
-        moves: G::MoveList,
+        moves: &'a mut G::MoveList,
         tt_move: Option<G::Move>,
         history: &History<G>,
         ply: usize,
         previous: Option<usize>,
-    ) -> MovePicker<G> {
+    ) -> MovePicker<'a, G> {
         let killers = history.killers(ply);
         let counter = history.counter(previous);
         let mut scores = [i32::MIN; SCORED];
