@@ -319,6 +319,76 @@ fn passed_free<T: Sink>(pos: &Position, passers: [Bitboard; 2], sink: &mut T) {
     }
 }
 
+/// First mobility feature and mobility cap of knight, bishop, rook, queen.
+const MOBILITY: [(usize, usize); 4] = [
+    (feature::KNIGHT_MOBILITY, 8),
+    (feature::BISHOP_MOBILITY, 13),
+    (feature::ROOK_MOBILITY, 14),
+    (feature::QUEEN_MOBILITY, 27),
+];
+
+/// What the per-piece terms of one side need to know.
+struct PieceTerms {
+    color: Color,
+    s: i32,
+    occupied: Bitboard,
+    area: Bitboard,
+    enemy_king_zone: Bitboard,
+    own_pawns: Bitboard,
+    enemy_pawns: Bitboard,
+    own_pawn_attacks: Bitboard,
+}
+
+impl PieceTerms {
+    /// Mobility, king-zone attacks, outposts and rook files of this side's
+    /// pieces of `kind` (the `k`-th of knight, bishop, rook, queen); returns
+    /// the squares they attack.
+    #[inline(always)]
+    fn kind<T: Sink>(&self, pos: &Position, k: usize, kind: PieceKind, sink: &mut T) -> Bitboard {
+        let (color, s) = (self.color, self.s);
+        let (base, cap) = MOBILITY[k];
+        let mut attacked = Bitboard(0);
+        for sq in pos.pieces(color, kind) {
+            let reach = match kind {
+                PieceKind::Knight => attacks::knight(sq),
+                PieceKind::Bishop => attacks::bishop(sq, self.occupied),
+                PieceKind::Rook => attacks::rook(sq, self.occupied),
+                _ => attacks::queen(sq, self.occupied),
+            };
+            attacked |= reach;
+            let mobility = (reach & self.area).count() as usize;
+            sink.add(base + mobility.min(cap), s);
+            let zone = reach & self.enemy_king_zone;
+            if zone.any() {
+                sink.add(feature::KING_ATTACK + k, s * zone.count() as i32);
+            }
+            match kind {
+                PieceKind::Knight | PieceKind::Bishop => {
+                    let safe =
+                        (front_span(color, sq) & !Bitboard::file(sq.file()) & self.enemy_pawns)
+                            .is_empty();
+                    let rank = relative_rank(color, sq);
+                    if safe && (3..=5).contains(&rank) && self.own_pawn_attacks.has(sq) {
+                        sink.add(feature::OUTPOST + k, s);
+                    }
+                }
+                PieceKind::Rook => {
+                    let file = Bitboard::file(sq.file());
+                    if (file & self.own_pawns).is_empty() {
+                        if (file & self.enemy_pawns).is_empty() {
+                            sink.add(feature::ROOK_OPEN_FILE, s);
+                        } else {
+                            sink.add(feature::ROOK_SEMI_OPEN_FILE, s);
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+        attacked
+    }
+}
+
 fn pieces<T: Sink>(pos: &Position, color: Color, sink: &mut T) {
     let s = sign(color);
     let occupied = pos.occupancy();
@@ -331,58 +401,21 @@ fn pieces<T: Sink>(pos: &Position, color: Color, sink: &mut T) {
         let k = pos.king_square(color.flip());
         attacks::king(k) | Bitboard::from_square(k)
     };
-    let mut attacked_by_minor = Bitboard(0);
-    let mut attacked_by_rook = Bitboard(0);
-
-    for (k, kind) in [PieceKind::Knight, PieceKind::Bishop, PieceKind::Rook, PieceKind::Queen]
-        .into_iter()
-        .enumerate()
-    {
-        for sq in pos.pieces(color, kind) {
-            let reach = match kind {
-                PieceKind::Knight => attacks::knight(sq),
-                PieceKind::Bishop => attacks::bishop(sq, occupied),
-                PieceKind::Rook => attacks::rook(sq, occupied),
-                _ => attacks::queen(sq, occupied),
-            };
-            let mobility = (reach & area).count() as usize;
-            let base = [
-                feature::KNIGHT_MOBILITY,
-                feature::BISHOP_MOBILITY,
-                feature::ROOK_MOBILITY,
-                feature::QUEEN_MOBILITY,
-            ][k];
-            let cap = [8, 13, 14, 27][k];
-            sink.add(base + mobility.min(cap), s);
-            let zone = reach & enemy_king_zone;
-            if zone.any() {
-                sink.add(feature::KING_ATTACK + k, s * zone.count() as i32);
-            }
-            match kind {
-                PieceKind::Knight | PieceKind::Bishop => {
-                    attacked_by_minor |= reach;
-                    let safe = (front_span(color, sq) & !Bitboard::file(sq.file()) & enemy_pawns)
-                        .is_empty();
-                    let rank = relative_rank(color, sq);
-                    if safe && (3..=5).contains(&rank) && own_pawn_attacks.has(sq) {
-                        sink.add(feature::OUTPOST + k, s);
-                    }
-                }
-                PieceKind::Rook => {
-                    attacked_by_rook |= reach;
-                    let file = Bitboard::file(sq.file());
-                    if (file & own_pawns).is_empty() {
-                        if (file & enemy_pawns).is_empty() {
-                            sink.add(feature::ROOK_OPEN_FILE, s);
-                        } else {
-                            sink.add(feature::ROOK_SEMI_OPEN_FILE, s);
-                        }
-                    }
-                }
-                _ => {}
-            }
-        }
-    }
+    let side = PieceTerms {
+        color,
+        s,
+        occupied,
+        area,
+        enemy_king_zone,
+        own_pawns,
+        enemy_pawns,
+        own_pawn_attacks,
+    };
+    // One call per kind with constant arguments, so each is specialised.
+    let attacked_by_minor =
+        side.kind(pos, 0, PieceKind::Knight, sink) | side.kind(pos, 1, PieceKind::Bishop, sink);
+    let attacked_by_rook = side.kind(pos, 2, PieceKind::Rook, sink);
+    side.kind(pos, 3, PieceKind::Queen, sink);
 
     // Threats against this side's pieces come from the enemy's attacks:
     // counted here from the attacker's view as a penalty for the victim.

@@ -186,10 +186,13 @@ impl<'a, G: Evaluate> MovePicker<'a, G> {
         }
         let end = self.moves.len().min(SCORED);
         let best = loop {
+            // The first of the highest scores.
             let mut best = start;
-            for i in start + 1..end {
-                if self.scores[i] > self.scores[best] {
+            let mut best_score = self.scores[start];
+            for (i, &score) in self.scores[..end].iter().enumerate().skip(start + 1) {
+                if score > best_score {
                     best = i;
+                    best_score = score;
                 }
             }
             let bit = 1 << (best % 64);
