@@ -121,19 +121,44 @@ const fn flatten() -> [S; feature::COUNT] {
     w
 }
 
-/// Sums terms into middlegame and endgame scores (White's view).
-#[derive(Default)]
+/// The weights packed as `mg * 2^32 + eg`, for [`Sum`].
+static PACKED: [i64; feature::COUNT] = {
+    let weights = flatten();
+    let mut packed = [0; feature::COUNT];
+    let mut i = 0;
+    while i < feature::COUNT {
+        packed[i] = ((weights[i].0 as i64) << 32) + weights[i].1 as i64;
+        i += 1;
+    }
+    packed
+};
+
+/// Sums terms into middlegame and endgame scores (White's view), both in
+/// one `i64` as `mg * 2^32 + eg`: a term is one multiply-add, and both
+/// halves come back exactly while each sum stays within `i32`.
+#[derive(Clone, Copy, Default)]
 struct Sum {
-    mg: i32,
-    eg: i32,
+    packed: i64,
+}
+
+impl Sum {
+    /// The endgame sum (the low half, sign included).
+    #[inline]
+    fn eg(&self) -> i32 {
+        self.packed as i32
+    }
+
+    /// The middlegame sum.
+    #[inline]
+    fn mg(&self) -> i32 {
+        ((self.packed - i64::from(self.eg())) >> 32) as i32
+    }
 }
 
 impl Sink for Sum {
     #[inline]
     fn add(&mut self, feature: usize, count: i32) {
-        let (mg, eg) = WEIGHTS[feature];
-        self.mg += mg * count;
-        self.eg += eg * count;
+        self.packed += PACKED[feature] * i64::from(count);
     }
 }
 
@@ -510,8 +535,9 @@ fn endgame_scale(pos: &Position, eg: i32) -> i32 {
 /// Combines the tapered sums of `pos` into a score for the side to move.
 fn finish(pos: &Position, sum: &Sum) -> Score {
     let phase = phase(pos);
-    let eg = sum.eg * endgame_scale(pos, sum.eg) / 64;
-    let white = (sum.mg * phase + eg * (MAX_PHASE - phase)) / MAX_PHASE;
+    let (mg, eg) = (sum.mg(), sum.eg());
+    let eg = eg * endgame_scale(pos, eg) / 64;
+    let white = (mg * phase + eg * (MAX_PHASE - phase)) / MAX_PHASE;
     if pos.side_to_move() == Side::White {
         white
     } else {
@@ -529,8 +555,7 @@ const PAWN_ENTRIES: usize = 1 << 12;
 struct PawnEntry {
     white: Bitboard,
     black: Bitboard,
-    mg: i32,
-    eg: i32,
+    sum: Sum,
     passers: [Bitboard; 2],
 }
 
@@ -561,10 +586,9 @@ impl PawnTable {
         if entry.white != white || entry.black != black {
             let mut pawns = Sum::default();
             let passers = pawn_structure(pos, &mut pawns);
-            *entry = PawnEntry { white, black, mg: pawns.mg, eg: pawns.eg, passers };
+            *entry = PawnEntry { white, black, sum: pawns, passers };
         }
-        sum.mg += entry.mg;
-        sum.eg += entry.eg;
+        sum.packed += entry.sum.packed;
         entry.passers
     }
 }
@@ -591,8 +615,8 @@ impl Evaluator<Position> for ChessEvaluator {
         let white = if pos.side_to_move() == Side::White { score } else { -score };
         format!(
             "middlegame {} endgame {} phase {}/{}\nFinal evaluation: {:+.2} (white side)",
-            sum.mg,
-            sum.eg,
+            sum.mg(),
+            sum.eg(),
             phase(pos),
             MAX_PHASE,
             white as f64 / 100.0
@@ -638,6 +662,26 @@ mod tests {
     #[test]
     fn weights_cover_every_feature() {
         assert_eq!(weights().len(), feature::COUNT);
+    }
+
+    #[test]
+    fn packed_sums_split_exactly() {
+        let mut state = 0x9E37_79B9_7F4A_7C15u64;
+        for _ in 0..1000 {
+            let mut sum = Sum::default();
+            let (mut mg, mut eg) = (0, 0);
+            for _ in 0..60 {
+                state ^= state << 13;
+                state ^= state >> 7;
+                state ^= state << 17;
+                let f = (state % feature::COUNT as u64) as usize;
+                let count = (state >> 32) as i32 % 9 - 4;
+                sum.add(f, count);
+                mg += WEIGHTS[f].0 * count;
+                eg += WEIGHTS[f].1 * count;
+            }
+            assert_eq!((sum.mg(), sum.eg()), (mg, eg));
+        }
     }
 
     #[test]
