@@ -85,10 +85,15 @@ fn walk<G: Evaluate>(mut pos: G, plies: usize, seed: u64) -> G {
 /// Runs the bench of every game built in and prints one line per game and
 /// the total in OpenBench's form.
 pub fn run_printed(depth: Option<i32>, printer: &Printer) {
+    run_printed_only(depth, &Variant::ALL, printer);
+}
+
+/// As [`run_printed`], for the listed games only (profiling one game).
+pub fn run_printed_only(depth: Option<i32>, variants: &[Variant], printer: &Printer) {
     let depth = depth.unwrap_or(DEFAULT_DEPTH);
     let mut nodes = 0;
     let mut time = Duration::ZERO;
-    for variant in Variant::ALL {
+    for &variant in variants {
         let result: Result<(u64, Duration), String> =
             crate::with_game!(variant, G => bench::<G>(variant, depth));
         if let Ok((n, t)) = result {

@@ -30,6 +30,9 @@ enum Command {
     Bench {
         /// Depth per position.
         depth: Option<i32>,
+        /// Bench only this game (chess, chess960, international, ...).
+        #[arg(long)]
+        variant: Option<String>,
     },
     /// Play international draughts over DamExchange (TCP).
     Dxp(crown::protocol::dxp::Options),
@@ -69,10 +72,19 @@ fn main() -> ExitCode {
         }
         Some(Command::Match { args }) => crown::tournament::run_cli(&args),
         Some(Command::Dxp(options)) => crown::protocol::dxp::run(&options),
-        Some(Command::Bench { depth }) => {
-            crown::bench::run_printed(depth, &Printer::stdout());
-            Ok(())
-        }
+        Some(Command::Bench { depth, variant }) => match variant.as_deref() {
+            None => {
+                crown::bench::run_printed(depth, &Printer::stdout());
+                Ok(())
+            }
+            Some(name) => match Variant::parse(name) {
+                Some(v) => {
+                    crown::bench::run_printed_only(depth, &[v], &Printer::stdout());
+                    Ok(())
+                }
+                None => Err(format!("unknown variant '{name}'")),
+            },
+        },
         Some(Command::Hub) => {
             HubLoop::run(std::io::BufReader::new(std::io::stdin()), Printer::stdout());
             Ok(())

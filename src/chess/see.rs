@@ -42,18 +42,22 @@ impl Position {
         let mut occupied =
             self.occupancy() ^ Bitboard::from_square(from) ^ Bitboard::from_square(to);
         let mut attackers = self.attackers_to(to, occupied);
-        let blockers = [self.blockers(self.side), self.blockers(self.side.flip())];
-        let pinners = [self.pinners(self.side), self.pinners(self.side.flip())];
+        // Pins (blockers, pinners) of each side, found when first needed.
+        let mut pins: [Option<(Bitboard, Bitboard)>; 2] = [None; 2];
         let mut stm = self.side;
         let mut result = true;
         loop {
             stm = stm.flip();
             attackers &= occupied;
             let mut ours = attackers & self.color(stm);
+            if ours.is_empty() {
+                break;
+            }
             // Index 0 is the mover's side, 1 the opponent's.
             let me = usize::from(stm != self.side);
-            if (pinners[me] & occupied).any() {
-                ours &= !blockers[me];
+            let (blockers, pinners) = *pins[me].get_or_insert_with(|| self.pins(stm));
+            if (pinners & occupied).any() {
+                ours &= !blockers;
             }
             if ours.is_empty() {
                 break;
@@ -87,21 +91,25 @@ impl Position {
         result
     }
 
-    /// Enemy sliders that pin a piece to `color`'s king.
-    fn pinners(&self, color: crate::chess::types::Color) -> Bitboard {
+    /// The pieces (of either colour) alone between `color`'s king and an
+    /// enemy slider ([`Position::blockers`]), and those sliders (the pinners).
+    fn pins(&self, color: crate::chess::types::Color) -> (Bitboard, Bitboard) {
         let ksq = self.king_square(color);
         let theirs = self.color(color.flip());
         let occupied = self.occupancy();
         let snipers = ((attacks::rook(ksq, theirs) & (self.kinds[3] | self.kinds[4]))
             | (attacks::bishop(ksq, theirs) & (self.kinds[2] | self.kinds[4])))
             & theirs;
-        snipers
-            .into_iter()
-            .filter(|&s| {
-                let between = attacks::between(ksq, s) & occupied;
-                between.any() && !between.more_than_one()
-            })
-            .fold(Bitboard::EMPTY, |acc, s| acc.with(s))
+        let mut blockers = Bitboard::EMPTY;
+        let mut pinners = Bitboard::EMPTY;
+        for sniper in snipers {
+            let between = attacks::between(ksq, sniper) & occupied;
+            if between.any() && !between.more_than_one() {
+                blockers |= between;
+                pinners = pinners.with(sniper);
+            }
+        }
+        (blockers, pinners)
     }
 }
 

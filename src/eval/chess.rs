@@ -7,9 +7,11 @@
 //! sink) or the tuner's list of feature coefficients ([`crate::eval::Coefficients`]), so
 //! the two can never drift apart.
 //!
-//! Pawn-structure terms depend only on the pawns and kings' files, so they
-//! are cached per thread in a small pawn hash table keyed by the pawn
-//! bitboards.
+//! Pawn-structure terms (all but the free passed pawn, which looks at the
+//! other pieces) depend only on the pawns, so the evaluator caches them per
+//! thread in a small pawn table ([`PawnTable`]) keyed by both pawn bitboards,
+//! compared in full: a hit is always exact, so the cache never changes a
+//! score.
 
 use crate::chess::attacks;
 use crate::chess::{Bitboard, Color, Move, PieceKind, Position, Square};
@@ -19,7 +21,6 @@ use crate::eval::Coefficients;
 use crate::eval::{Evaluate, Evaluator, Sink};
 use crate::game::{Game, Side};
 use crate::search::score::Score;
-use std::sync::OnceLock;
 
 /// Feature offsets into the flat weight vector, in `chess_params.rs` order.
 pub mod feature {
@@ -75,46 +76,89 @@ pub mod feature {
 
 /// The weights of `chess_params.rs` as one vector indexed by feature.
 pub fn weights() -> &'static [S] {
-    static WEIGHTS: OnceLock<Vec<S>> = OnceLock::new();
-    WEIGHTS.get_or_init(|| {
-        let mut w = Vec::with_capacity(feature::COUNT);
-        w.extend_from_slice(&PIECE_VALUE);
-        for table in &PSQT {
-            w.extend_from_slice(table);
-        }
-        w.extend_from_slice(&KNIGHT_MOBILITY);
-        w.extend_from_slice(&BISHOP_MOBILITY);
-        w.extend_from_slice(&ROOK_MOBILITY);
-        w.extend_from_slice(&QUEEN_MOBILITY);
-        w.extend_from_slice(&PASSED_PAWN);
-        w.extend_from_slice(&PASSED_FREE);
-        w.extend_from_slice(&[ISOLATED_PAWN, DOUBLED_PAWN, BACKWARD_PAWN]);
-        w.extend_from_slice(&CONNECTED_PAWN);
-        w.extend_from_slice(&[BISHOP_PAIR, ROOK_OPEN_FILE, ROOK_SEMI_OPEN_FILE]);
-        w.extend_from_slice(&OUTPOST);
-        w.extend_from_slice(&KING_ATTACK);
-        w.extend_from_slice(&[SHELTER_MISSING, PAWN_STORM]);
-        w.extend_from_slice(&THREAT_BY_PAWN);
-        w.extend_from_slice(&THREAT_BY_MINOR);
-        w.extend_from_slice(&[THREAT_BY_ROOK, TEMPO]);
-        debug_assert_eq!(w.len(), feature::COUNT);
-        w
-    })
+    &WEIGHTS
 }
 
-/// Sums terms into middlegame and endgame scores (White's view).
-#[derive(Default)]
+/// The flat weight vector, built at compile time (no lazy initialisation to
+/// check on every term).
+static WEIGHTS: [S; feature::COUNT] = flatten();
+
+/// Copies `src` into `w` from `at` on; returns the vector and the next offset.
+const fn put(mut w: [S; feature::COUNT], at: usize, src: &[S]) -> ([S; feature::COUNT], usize) {
+    let mut i = 0;
+    while i < src.len() {
+        w[at + i] = src[i];
+        i += 1;
+    }
+    (w, at + src.len())
+}
+
+const fn flatten() -> [S; feature::COUNT] {
+    let w = [(0, 0); feature::COUNT];
+    let (w, at) = put(w, 0, &PIECE_VALUE);
+    let (w, at) = put(w, at, &PSQT[0]);
+    let (w, at) = put(w, at, &PSQT[1]);
+    let (w, at) = put(w, at, &PSQT[2]);
+    let (w, at) = put(w, at, &PSQT[3]);
+    let (w, at) = put(w, at, &PSQT[4]);
+    let (w, at) = put(w, at, &PSQT[5]);
+    let (w, at) = put(w, at, &KNIGHT_MOBILITY);
+    let (w, at) = put(w, at, &BISHOP_MOBILITY);
+    let (w, at) = put(w, at, &ROOK_MOBILITY);
+    let (w, at) = put(w, at, &QUEEN_MOBILITY);
+    let (w, at) = put(w, at, &PASSED_PAWN);
+    let (w, at) = put(w, at, &PASSED_FREE);
+    let (w, at) = put(w, at, &[ISOLATED_PAWN, DOUBLED_PAWN, BACKWARD_PAWN]);
+    let (w, at) = put(w, at, &CONNECTED_PAWN);
+    let (w, at) = put(w, at, &[BISHOP_PAIR, ROOK_OPEN_FILE, ROOK_SEMI_OPEN_FILE]);
+    let (w, at) = put(w, at, &OUTPOST);
+    let (w, at) = put(w, at, &KING_ATTACK);
+    let (w, at) = put(w, at, &[SHELTER_MISSING, PAWN_STORM]);
+    let (w, at) = put(w, at, &THREAT_BY_PAWN);
+    let (w, at) = put(w, at, &THREAT_BY_MINOR);
+    let (w, at) = put(w, at, &[THREAT_BY_ROOK, TEMPO]);
+    assert!(at == feature::COUNT, "chess_params.rs and the feature list disagree");
+    w
+}
+
+/// The weights packed as `mg * 2^32 + eg`, for [`Sum`].
+static PACKED: [i64; feature::COUNT] = {
+    let weights = flatten();
+    let mut packed = [0; feature::COUNT];
+    let mut i = 0;
+    while i < feature::COUNT {
+        packed[i] = ((weights[i].0 as i64) << 32) + weights[i].1 as i64;
+        i += 1;
+    }
+    packed
+};
+
+/// Sums terms into middlegame and endgame scores (White's view), both in
+/// one `i64` as `mg * 2^32 + eg`: a term is one multiply-add, and both
+/// halves come back exactly while each sum stays within `i32`.
+#[derive(Clone, Copy, Default)]
 struct Sum {
-    mg: i32,
-    eg: i32,
+    packed: i64,
+}
+
+impl Sum {
+    /// The endgame sum (the low half, sign included).
+    #[inline]
+    fn eg(&self) -> i32 {
+        self.packed as i32
+    }
+
+    /// The middlegame sum.
+    #[inline]
+    fn mg(&self) -> i32 {
+        ((self.packed - i64::from(self.eg())) >> 32) as i32
+    }
 }
 
 impl Sink for Sum {
     #[inline]
     fn add(&mut self, feature: usize, count: i32) {
-        let (mg, eg) = weights()[feature];
-        self.mg += mg * count;
-        self.eg += eg * count;
+        self.packed += PACKED[feature] * i64::from(count);
     }
 }
 
@@ -149,48 +193,54 @@ struct Masks {
     front_file: [[Bitboard; 64]; 2],
 }
 
-fn masks() -> &'static Masks {
-    static MASKS: OnceLock<Masks> = OnceLock::new();
-    MASKS.get_or_init(|| {
-        let mut m = Masks {
-            adjacent: [Bitboard(0); 64],
-            front_span: [[Bitboard(0); 64]; 2],
-            front_file: [[Bitboard(0); 64]; 2],
-        };
-        for sq in Square::all() {
-            let file = Bitboard::file(sq.file());
-            m.adjacent[sq.index()] = file.east() | file.west();
-            for color in Side::BOTH {
-                let mut ray = Bitboard::from_square(sq).forward(color);
-                let mut ahead = Bitboard(0);
-                while ray.any() {
-                    ahead |= ray;
-                    ray = ray.forward(color);
-                }
-                m.front_file[color.index()][sq.index()] = ahead;
-                m.front_span[color.index()][sq.index()] = ahead | ahead.east() | ahead.west();
+/// The masks, built at compile time.
+static MASKS: Masks = build_masks();
+
+const fn build_masks() -> Masks {
+    let mut m = Masks {
+        adjacent: [Bitboard(0); 64],
+        front_span: [[Bitboard(0); 64]; 2],
+        front_file: [[Bitboard(0); 64]; 2],
+    };
+    let mut i = 0;
+    while i < 64 {
+        let sq = Square::from_index(i as u32);
+        let file = Bitboard(Bitboard::FILE_A.0 << (i % 8));
+        m.adjacent[i] = Bitboard(file.east().0 | file.west().0);
+        let mut c = 0;
+        while c < 2 {
+            let color = Side::BOTH[c];
+            let mut ray = Bitboard::from_square(sq).forward(color);
+            let mut ahead = Bitboard(0);
+            while ray.any() {
+                ahead = Bitboard(ahead.0 | ray.0);
+                ray = ray.forward(color);
             }
+            m.front_file[c][i] = ahead;
+            m.front_span[c][i] = Bitboard(ahead.0 | ahead.east().0 | ahead.west().0);
+            c += 1;
         }
-        m
-    })
+        i += 1;
+    }
+    m
 }
 
 /// A mask of the files adjacent to `sq`'s file.
 #[inline]
 fn adjacent_files(sq: Square) -> Bitboard {
-    masks().adjacent[sq.index()]
+    MASKS.adjacent[sq.index()]
 }
 
 /// Squares in front of `sq` (towards the enemy) on its file and the adjacent ones.
 #[inline]
 fn front_span(color: Color, sq: Square) -> Bitboard {
-    masks().front_span[color.index()][sq.index()]
+    MASKS.front_span[color.index()][sq.index()]
 }
 
 /// Squares in front of `sq` on its own file.
 #[inline]
 fn front_file(color: Color, sq: Square) -> Bitboard {
-    masks().front_file[color.index()][sq.index()]
+    MASKS.front_file[color.index()][sq.index()]
 }
 
 /// The material phase, 0 (pawn ending) to 24 (opening), clamped.
@@ -204,8 +254,14 @@ pub fn phase(pos: &Position) -> i32 {
 
 /// Evaluates every term of `pos` into `sink` (White's view).
 pub fn terms<T: Sink>(pos: &Position, sink: &mut T) {
+    let passers = pawn_structure(pos, sink);
+    other_terms(pos, passers, sink);
+}
+
+/// Every term but the pawn structure; `passers` are each side's passed pawns.
+fn other_terms<T: Sink>(pos: &Position, passers: [Bitboard; 2], sink: &mut T) {
     material_and_squares(pos, sink);
-    pawn_structure(pos, sink);
+    passed_free(pos, passers, sink);
     for color in Side::BOTH {
         pieces(pos, color, sink);
         king_safety(pos, color, sink);
@@ -217,12 +273,14 @@ fn material_and_squares<T: Sink>(pos: &Position, sink: &mut T) {
     for color in Side::BOTH {
         let s = sign(color);
         for kind in PieceKind::ALL {
-            let bb = pos.pieces(color, kind);
-            sink.add(feature::PIECE_VALUE + kind.index(), s * bb.count() as i32);
-            for sq in bb {
+            // Counted while walking the squares: cheaper than a popcount.
+            let mut count = 0;
+            for sq in pos.pieces(color, kind) {
                 let index = sq.relative(color).index();
                 sink.add(feature::PSQT + kind.index() * 64 + index, s);
+                count += 1;
             }
+            sink.add(feature::PIECE_VALUE + kind.index(), s * count);
         }
         if pos.pieces(color, PieceKind::Bishop).more_than_one() {
             sink.add(feature::BISHOP_PAIR, s);
@@ -230,7 +288,9 @@ fn material_and_squares<T: Sink>(pos: &Position, sink: &mut T) {
     }
 }
 
-fn pawn_structure<T: Sink>(pos: &Position, sink: &mut T) {
+/// The terms that depend on the pawns alone; returns each side's passed pawns.
+fn pawn_structure<T: Sink>(pos: &Position, sink: &mut T) -> [Bitboard; 2] {
+    let mut passers = [Bitboard(0); 2];
     for color in Side::BOTH {
         let s = sign(color);
         let own = pos.pieces(color, PieceKind::Pawn);
@@ -243,10 +303,7 @@ fn pawn_structure<T: Sink>(pos: &Position, sink: &mut T) {
             let file_ahead = front_file(color, sq);
             if (enemy & span).is_empty() && (own & file_ahead).is_empty() {
                 sink.add(feature::PASSED_PAWN + rank, s);
-                let stop = Bitboard::from_square(sq).forward(color);
-                if (stop & pos.occupancy()).is_empty() {
-                    sink.add(feature::PASSED_FREE + rank, s);
-                }
+                passers[color.index()] |= Bitboard::from_square(sq);
             }
             let neighbours = own & adjacent_files(sq);
             if neighbours.is_empty() {
@@ -271,6 +328,90 @@ fn pawn_structure<T: Sink>(pos: &Position, sink: &mut T) {
             }
         }
     }
+    passers
+}
+
+/// Passed pawns whose stop square is empty.
+fn passed_free<T: Sink>(pos: &Position, passers: [Bitboard; 2], sink: &mut T) {
+    let occupied = pos.occupancy();
+    for color in Side::BOTH {
+        for sq in passers[color.index()] {
+            let stop = Bitboard::from_square(sq).forward(color);
+            if (stop & occupied).is_empty() {
+                sink.add(feature::PASSED_FREE + relative_rank(color, sq), sign(color));
+            }
+        }
+    }
+}
+
+/// First mobility feature and mobility cap of knight, bishop, rook, queen.
+const MOBILITY: [(usize, usize); 4] = [
+    (feature::KNIGHT_MOBILITY, 8),
+    (feature::BISHOP_MOBILITY, 13),
+    (feature::ROOK_MOBILITY, 14),
+    (feature::QUEEN_MOBILITY, 27),
+];
+
+/// What the per-piece terms of one side need to know.
+struct PieceTerms {
+    color: Color,
+    s: i32,
+    occupied: Bitboard,
+    area: Bitboard,
+    enemy_king_zone: Bitboard,
+    own_pawns: Bitboard,
+    enemy_pawns: Bitboard,
+    own_pawn_attacks: Bitboard,
+}
+
+impl PieceTerms {
+    /// Mobility, king-zone attacks, outposts and rook files of this side's
+    /// pieces of `kind` (the `k`-th of knight, bishop, rook, queen); returns
+    /// the squares they attack.
+    #[inline(always)]
+    fn kind<T: Sink>(&self, pos: &Position, k: usize, kind: PieceKind, sink: &mut T) -> Bitboard {
+        let (color, s) = (self.color, self.s);
+        let (base, cap) = MOBILITY[k];
+        let mut attacked = Bitboard(0);
+        for sq in pos.pieces(color, kind) {
+            let reach = match kind {
+                PieceKind::Knight => attacks::knight(sq),
+                PieceKind::Bishop => attacks::bishop(sq, self.occupied),
+                PieceKind::Rook => attacks::rook(sq, self.occupied),
+                _ => attacks::queen(sq, self.occupied),
+            };
+            attacked |= reach;
+            let mobility = (reach & self.area).count() as usize;
+            sink.add(base + mobility.min(cap), s);
+            let zone = reach & self.enemy_king_zone;
+            if zone.any() {
+                sink.add(feature::KING_ATTACK + k, s * zone.count() as i32);
+            }
+            match kind {
+                PieceKind::Knight | PieceKind::Bishop => {
+                    let safe =
+                        (front_span(color, sq) & !Bitboard::file(sq.file()) & self.enemy_pawns)
+                            .is_empty();
+                    let rank = relative_rank(color, sq);
+                    if safe && (3..=5).contains(&rank) && self.own_pawn_attacks.has(sq) {
+                        sink.add(feature::OUTPOST + k, s);
+                    }
+                }
+                PieceKind::Rook => {
+                    let file = Bitboard::file(sq.file());
+                    if (file & self.own_pawns).is_empty() {
+                        if (file & self.enemy_pawns).is_empty() {
+                            sink.add(feature::ROOK_OPEN_FILE, s);
+                        } else {
+                            sink.add(feature::ROOK_SEMI_OPEN_FILE, s);
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+        attacked
+    }
 }
 
 fn pieces<T: Sink>(pos: &Position, color: Color, sink: &mut T) {
@@ -285,58 +426,21 @@ fn pieces<T: Sink>(pos: &Position, color: Color, sink: &mut T) {
         let k = pos.king_square(color.flip());
         attacks::king(k) | Bitboard::from_square(k)
     };
-    let mut attacked_by_minor = Bitboard(0);
-    let mut attacked_by_rook = Bitboard(0);
-
-    for (k, kind) in [PieceKind::Knight, PieceKind::Bishop, PieceKind::Rook, PieceKind::Queen]
-        .into_iter()
-        .enumerate()
-    {
-        for sq in pos.pieces(color, kind) {
-            let reach = match kind {
-                PieceKind::Knight => attacks::knight(sq),
-                PieceKind::Bishop => attacks::bishop(sq, occupied),
-                PieceKind::Rook => attacks::rook(sq, occupied),
-                _ => attacks::queen(sq, occupied),
-            };
-            let mobility = (reach & area).count() as usize;
-            let base = [
-                feature::KNIGHT_MOBILITY,
-                feature::BISHOP_MOBILITY,
-                feature::ROOK_MOBILITY,
-                feature::QUEEN_MOBILITY,
-            ][k];
-            let cap = [8, 13, 14, 27][k];
-            sink.add(base + mobility.min(cap), s);
-            let zone = (reach & enemy_king_zone).count() as i32;
-            if zone > 0 {
-                sink.add(feature::KING_ATTACK + k, s * zone);
-            }
-            match kind {
-                PieceKind::Knight | PieceKind::Bishop => {
-                    attacked_by_minor |= reach;
-                    let safe = (front_span(color, sq) & !Bitboard::file(sq.file()) & enemy_pawns)
-                        .is_empty();
-                    let rank = relative_rank(color, sq);
-                    if safe && (3..=5).contains(&rank) && own_pawn_attacks.has(sq) {
-                        sink.add(feature::OUTPOST + k, s);
-                    }
-                }
-                PieceKind::Rook => {
-                    attacked_by_rook |= reach;
-                    let file = Bitboard::file(sq.file());
-                    if (file & own_pawns).is_empty() {
-                        if (file & enemy_pawns).is_empty() {
-                            sink.add(feature::ROOK_OPEN_FILE, s);
-                        } else {
-                            sink.add(feature::ROOK_SEMI_OPEN_FILE, s);
-                        }
-                    }
-                }
-                _ => {}
-            }
-        }
-    }
+    let side = PieceTerms {
+        color,
+        s,
+        occupied,
+        area,
+        enemy_king_zone,
+        own_pawns,
+        enemy_pawns,
+        own_pawn_attacks,
+    };
+    // One call per kind with constant arguments, so each is specialised.
+    let attacked_by_minor =
+        side.kind(pos, 0, PieceKind::Knight, sink) | side.kind(pos, 1, PieceKind::Bishop, sink);
+    let attacked_by_rook = side.kind(pos, 2, PieceKind::Rook, sink);
+    side.kind(pos, 3, PieceKind::Queen, sink);
 
     // Threats against this side's pieces come from the enemy's attacks:
     // counted here from the attacker's view as a penalty for the victim.
@@ -346,20 +450,20 @@ fn pieces<T: Sink>(pos: &Position, color: Color, sink: &mut T) {
         .enumerate()
     {
         let victims = pos.pieces(enemy, kind);
-        let by_pawn = (victims & own_pawn_attacks).count() as i32;
-        if by_pawn > 0 {
-            sink.add(feature::THREAT_BY_PAWN + k, -s * by_pawn);
+        let by_pawn = victims & own_pawn_attacks;
+        if by_pawn.any() {
+            sink.add(feature::THREAT_BY_PAWN + k, -s * by_pawn.count() as i32);
         }
         if k >= 2 {
-            let by_minor = (victims & attacked_by_minor).count() as i32;
-            if by_minor > 0 {
-                sink.add(feature::THREAT_BY_MINOR + k - 2, -s * by_minor);
+            let by_minor = victims & attacked_by_minor;
+            if by_minor.any() {
+                sink.add(feature::THREAT_BY_MINOR + k - 2, -s * by_minor.count() as i32);
             }
         }
     }
-    let queens_hit = (pos.pieces(enemy, PieceKind::Queen) & attacked_by_rook).count() as i32;
-    if queens_hit > 0 {
-        sink.add(feature::THREAT_BY_ROOK, -s * queens_hit);
+    let queens_hit = pos.pieces(enemy, PieceKind::Queen) & attacked_by_rook;
+    if queens_hit.any() {
+        sink.add(feature::THREAT_BY_ROOK, -s * queens_hit.count() as i32);
     }
 }
 
@@ -394,7 +498,8 @@ fn king_safety<T: Sink>(pos: &Position, color: Color, sink: &mut T) {
         }
         band
     };
-    let storm = (enemy_pawns & storm_zone & near).count() as i32;
+    let storm = enemy_pawns & storm_zone & near;
+    let storm = if storm.any() { storm.count() as i32 } else { 0 };
     sink.add(feature::PAWN_STORM, s * storm);
 }
 
@@ -430,8 +535,9 @@ fn endgame_scale(pos: &Position, eg: i32) -> i32 {
 /// Combines the tapered sums of `pos` into a score for the side to move.
 fn finish(pos: &Position, sum: &Sum) -> Score {
     let phase = phase(pos);
-    let eg = sum.eg * endgame_scale(pos, sum.eg) / 64;
-    let white = (sum.mg * phase + eg * (MAX_PHASE - phase)) / MAX_PHASE;
+    let (mg, eg) = (sum.mg(), sum.eg());
+    let eg = eg * endgame_scale(pos, eg) / 64;
+    let white = (mg * phase + eg * (MAX_PHASE - phase)) / MAX_PHASE;
     if pos.side_to_move() == Side::White {
         white
     } else {
@@ -439,15 +545,66 @@ fn finish(pos: &Position, sum: &Sum) -> Score {
     }
 }
 
-/// The chess evaluator. Stateless for now (the pawn terms are cheap enough
-/// without a pawn hash at this size).
+/// Entries of the pawn table (a power of two).
+const PAWN_ENTRIES: usize = 1 << 12;
+
+/// One cached pawn structure: the pawns it was computed for, the summed
+/// pawn-structure terms and the passed pawns. The all-zero entry is the
+/// correct entry for "no pawns at all", so an empty table needs no marker.
+#[derive(Clone, Copy, Default)]
+struct PawnEntry {
+    white: Bitboard,
+    black: Bitboard,
+    sum: Sum,
+    passers: [Bitboard; 2],
+}
+
+/// A per-thread cache of [`pawn_structure`], indexed by a multiplicative
+/// hash of the two pawn bitboards and checked against both in full.
+#[derive(Clone)]
+pub struct PawnTable {
+    entries: Vec<PawnEntry>,
+}
+
+impl Default for PawnTable {
+    fn default() -> Self {
+        PawnTable { entries: vec![PawnEntry::default(); PAWN_ENTRIES] }
+    }
+}
+
+impl PawnTable {
+    /// Adds the pawn-structure terms of `pos` to `sum` (from the cache when
+    /// this structure was seen before) and returns the passed pawns.
+    fn add_to(&mut self, pos: &Position, sum: &mut Sum) -> [Bitboard; 2] {
+        let white = pos.pieces(Side::White, PieceKind::Pawn);
+        let black = pos.pieces(Side::Black, PieceKind::Pawn);
+        let hash = (white.0 ^ black.0.rotate_left(32)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        let index = (hash >> (64 - PAWN_ENTRIES.trailing_zeros())) as usize;
+        let Some(entry) = self.entries.get_mut(index) else {
+            return pawn_structure(pos, sum);
+        };
+        if entry.white != white || entry.black != black {
+            let mut pawns = Sum::default();
+            let passers = pawn_structure(pos, &mut pawns);
+            *entry = PawnEntry { white, black, sum: pawns, passers };
+        }
+        sum.packed += entry.sum.packed;
+        entry.passers
+    }
+}
+
+/// The chess evaluator: the terms of [`terms`], with the pawn structure
+/// cached in a per-thread [`PawnTable`].
 #[derive(Clone, Default)]
-pub struct ChessEvaluator;
+pub struct ChessEvaluator {
+    pawns: PawnTable,
+}
 
 impl Evaluator<Position> for ChessEvaluator {
     fn evaluate(&mut self, pos: &Position) -> Score {
         let mut sum = Sum::default();
-        terms(pos, &mut sum);
+        let passers = self.pawns.add_to(pos, &mut sum);
+        other_terms(pos, passers, &mut sum);
         finish(pos, &sum)
     }
 
@@ -458,8 +615,8 @@ impl Evaluator<Position> for ChessEvaluator {
         let white = if pos.side_to_move() == Side::White { score } else { -score };
         format!(
             "middlegame {} endgame {} phase {}/{}\nFinal evaluation: {:+.2} (white side)",
-            sum.mg,
-            sum.eg,
+            sum.mg(),
+            sum.eg(),
             phase(pos),
             MAX_PHASE,
             white as f64 / 100.0
@@ -469,6 +626,8 @@ impl Evaluator<Position> for ChessEvaluator {
 
 impl Evaluate for Position {
     type Evaluator = ChessEvaluator;
+
+    const EXCHANGE: bool = true;
 
     #[inline]
     fn tactical_value(&self, mv: Move) -> Score {
@@ -497,12 +656,32 @@ mod tests {
     use crate::game::Variant;
 
     fn eval(fen: &str) -> Score {
-        ChessEvaluator.evaluate(&Position::from_fen(fen, Variant::Chess).unwrap())
+        ChessEvaluator::default().evaluate(&Position::from_fen(fen, Variant::Chess).unwrap())
     }
 
     #[test]
     fn weights_cover_every_feature() {
         assert_eq!(weights().len(), feature::COUNT);
+    }
+
+    #[test]
+    fn packed_sums_split_exactly() {
+        let mut state = 0x9E37_79B9_7F4A_7C15u64;
+        for _ in 0..1000 {
+            let mut sum = Sum::default();
+            let (mut mg, mut eg) = (0, 0);
+            for _ in 0..60 {
+                state ^= state << 13;
+                state ^= state >> 7;
+                state ^= state << 17;
+                let f = (state % feature::COUNT as u64) as usize;
+                let count = (state >> 32) as i32 % 9 - 4;
+                sum.add(f, count);
+                mg += WEIGHTS[f].0 * count;
+                eg += WEIGHTS[f].1 * count;
+            }
+            assert_eq!((sum.mg(), sum.eg()), (mg, eg));
+        }
     }
 
     #[test]
@@ -525,6 +704,35 @@ mod tests {
     }
 
     #[test]
+    fn the_pawn_cache_never_changes_a_score() {
+        let mut evaluator = ChessEvaluator::default();
+        let mut list = crate::chess::MoveList::default();
+        for fen in [
+            crate::chess::START_FEN,
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+        ] {
+            let mut pos = Position::from_fen(fen, Variant::Chess).unwrap();
+            let mut state = 0x2545_F491_4F6C_DD1Du64;
+            for _ in 0..300 {
+                let mut sum = Sum::default();
+                terms(&pos, &mut sum);
+                // Twice: once filling the entry, once reading it.
+                assert_eq!(evaluator.evaluate(&pos), finish(&pos, &sum), "{pos:?}");
+                assert_eq!(evaluator.evaluate(&pos), finish(&pos, &sum), "{pos:?}");
+                pos.legal_moves(&mut list);
+                if list.is_empty() || pos.halfmove_clock() >= 100 {
+                    break;
+                }
+                state ^= state << 13;
+                state ^= state >> 7;
+                state ^= state << 17;
+                pos.play(list[(state % list.len() as u64) as usize]);
+            }
+        }
+    }
+
+    #[test]
     fn coefficients_times_weights_equal_the_evaluation() {
         let pos = Position::from_fen(
             "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP2BPPP/R2QKB1R w KQ - 0 8",
@@ -537,6 +745,6 @@ mod tests {
         for &(f, c) in &coefficients.terms {
             sum.add(f as usize, c as i32);
         }
-        assert_eq!(finish(&pos, &sum), ChessEvaluator.evaluate(&pos));
+        assert_eq!(finish(&pos, &sum), ChessEvaluator::default().evaluate(&pos));
     }
 }

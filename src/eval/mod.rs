@@ -34,6 +34,11 @@ pub trait Evaluate: Game {
     /// searched first (most valuable victim, least valuable attacker).
     fn tactical_value(&self, mv: Self::Move) -> Score;
 
+    /// Whether [`Evaluate::see_ge`] does real work (chess): move ordering
+    /// then defers it until a move is about to be tried. `false` for the
+    /// trivial default (draughts), which ordering may call at once.
+    const EXCHANGE: bool = false;
+
     /// Static exchange: whether `mv` wins at least `threshold` material when
     /// both sides recapture on its square with their cheapest pieces. Games
     /// without a meaningful exchange (draughts) answer `true`.

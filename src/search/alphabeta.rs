@@ -11,7 +11,7 @@
 
 use crate::eval::{Evaluate, Evaluator};
 use crate::game::{Game, NoMoveResult};
-use crate::search::ordering::{is_bad_tactical, MovePicker};
+use crate::search::ordering::{is_bad_tactical, loses_exchange, MovePicker};
 use crate::search::score::{is_mate, Score, DRAW, EVAL_LIMIT, INFINITE, MATE, MAX_PLY};
 use crate::search::tt::{Bound, Entry, Store};
 use crate::search::worker::Worker;
@@ -291,7 +291,7 @@ impl<G: Evaluate> Worker<G> {
             None
         };
         let previous = ply.checked_sub(1).and_then(|p| self.frames[p].played);
-        let mut picker = MovePicker::new(pos, list, tt_move, &self.history, ply, previous);
+        let mut picker = MovePicker::new(pos, &mut list, tt_move, &self.history, ply, previous);
 
         let mut best_score = -INFINITE;
         let mut best_move = None;
@@ -300,7 +300,7 @@ impl<G: Evaluate> Worker<G> {
         let mut quiet_count = 0;
         let mut skip_quiets = false;
 
-        while let Some((mv, order)) = picker.pick() {
+        while let Some((mv, order)) = picker.pick(pos) {
             if Some(mv) == excluded {
                 continue;
             }
@@ -550,11 +550,11 @@ impl<G: Evaluate> Worker<G> {
             .as_ref()
             .filter(|e| e.mv != 0)
             .and_then(|e| list.iter().copied().find(|&m| G::move_key(m) == e.mv));
-        let mut picker = MovePicker::new(pos, list, tt_move, &self.history, ply, None);
+        let mut picker = MovePicker::new(pos, &mut list, tt_move, &self.history, ply, None);
         let mut best_move = None;
-        while let Some((mv, _)) = picker.pick() {
+        while let Some((mv, order)) = picker.pick(pos) {
             // Step 4: losing exchanges are not worth resolving.
-            if may_stand && !pos.see_ge(mv, 0) {
+            if may_stand && loses_exchange(pos, mv, order) {
                 continue;
             }
             let child = self.enter(pos, mv, ply);

@@ -115,32 +115,48 @@ const SCORED: usize = 256;
 
 /// Hands out the moves of a list, best-scored first (selection sort: most
 /// nodes cut after one or two moves, so sorting everything would be waste).
-pub struct MovePicker<G: Game> {
-    moves: G::MoveList,
+///
+/// The exchange test that splits tactical moves into good and bad is lazy
+/// where it costs something ([`Evaluate::EXCHANGE`]): a tactical move is scored as good at first and tested only when it is
+/// about to be handed out; a loser is rescored as bad and the choice made
+/// again. Untested scores are never below the tested ones, so the order is
+/// exactly that of testing every move up front, without the tests of the
+/// moves after a cutoff.
+pub struct MovePicker<'a, G: Game> {
+    /// The caller's list, reordered in place as moves are handed out.
+    moves: &'a mut G::MoveList,
     scores: [i32; SCORED],
+    /// Bit `i` set: move `i` is tactical and not yet exchange-tested.
+    untested: [u64; SCORED / 64],
     next: usize,
 }
 
-impl<G: Evaluate> MovePicker<G> {
-    /// Scores `moves` generated at `pos`.
+impl<'a, G: Evaluate> MovePicker<'a, G> {
+    /// Scores `moves` generated at `pos`. Always inlined: the picker holds
+    /// a 1 KB score array, which a call would build and then copy out.
+    #[inline(always)]
     pub fn new(
         pos: &G,
-        moves: G::MoveList,
+        moves: &'a mut G::MoveList,
         tt_move: Option<G::Move>,
         history: &History<G>,
         ply: usize,
         previous: Option<usize>,
-    ) -> MovePicker<G> {
+    ) -> MovePicker<'a, G> {
         let killers = history.killers(ply);
         let counter = history.counter(previous);
         let mut scores = [i32::MIN; SCORED];
-        for (slot, &mv) in scores.iter_mut().zip(moves.iter()) {
+        let mut untested = [0; SCORED / 64];
+        for (i, (slot, &mv)) in scores.iter_mut().zip(moves.iter()).enumerate() {
             *slot = {
                 if Some(mv) == tt_move {
                     TT_MOVE
                 } else if pos.is_tactical(mv) {
                     let value = pos.tactical_value(mv);
-                    if pos.see_ge(mv, 0) {
+                    if G::EXCHANGE {
+                        untested[i / 64] |= 1 << (i % 64);
+                        GOOD_TACTICAL + value
+                    } else if pos.see_ge(mv, 0) {
                         GOOD_TACTICAL + value
                     } else {
                         BAD_TACTICAL + value
@@ -156,11 +172,12 @@ impl<G: Evaluate> MovePicker<G> {
                 }
             };
         }
-        MovePicker { moves, scores, next: 0 }
+        MovePicker { moves, scores, untested, next: 0 }
     }
 
-    /// The next best move and its ordering score.
-    pub fn pick(&mut self) -> Option<(G::Move, i32)> {
+    /// The next best move of the list generated at `pos`, and its ordering
+    /// score.
+    pub fn pick(&mut self, pos: &G) -> Option<(G::Move, i32)> {
         let start = self.next;
         if start >= self.moves.len() {
             return None;
@@ -169,13 +186,34 @@ impl<G: Evaluate> MovePicker<G> {
         if start >= SCORED {
             return Some((self.moves[start], 0));
         }
-        let mut best = start;
-        for i in start + 1..self.moves.len().min(SCORED) {
-            if self.scores[i] > self.scores[best] {
-                best = i;
+        let end = self.moves.len().min(SCORED);
+        let best = loop {
+            // The first of the highest scores.
+            let mut best = start;
+            for i in start + 1..end {
+                if self.scores[i] > self.scores[best] {
+                    best = i;
+                }
+            }
+            let bit = 1 << (best % 64);
+            if !G::EXCHANGE || self.untested[best / 64] & bit == 0 {
+                break best;
+            }
+            self.untested[best / 64] &= !bit;
+            if pos.see_ge(self.moves[best], 0) {
+                break best;
+            }
+            self.scores[best] += BAD_TACTICAL - GOOD_TACTICAL;
+        };
+        self.moves.swap(start, best);
+        if G::EXCHANGE {
+            // `best` is tested now; an untested move at `start` moves there.
+            let bit = 1 << (start % 64);
+            if self.untested[start / 64] & bit != 0 {
+                self.untested[start / 64] &= !bit;
+                self.untested[best / 64] |= 1 << (best % 64);
             }
         }
-        self.moves.swap(start, best);
         self.scores.swap(start, best);
         Some((self.moves[start], self.scores[start]))
     }
@@ -194,4 +232,17 @@ impl<G: Evaluate> MovePicker<G> {
 /// Whether an ordering score marks a tactical move that lost material by SEE.
 pub fn is_bad_tactical(score: i32) -> bool {
     score < BAD_TACTICAL / 2
+}
+
+/// Whether `mv`, handed out by a [`MovePicker`] at `pos` with ordering
+/// score `score`, loses material by exchange (`!see_ge(mv, 0)`): the
+/// picker's own test when it made one, else a fresh one.
+pub fn loses_exchange<G: Evaluate>(pos: &G, mv: G::Move, score: i32) -> bool {
+    if score > KILLER && score < TT_MOVE {
+        false
+    } else if is_bad_tactical(score) {
+        true
+    } else {
+        !pos.see_ge(mv, 0)
+    }
 }
