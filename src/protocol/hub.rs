@@ -42,7 +42,7 @@ use crate::game::{Game, Variant};
 use crate::protocol::hub_parse::{cut, parse, quote};
 use crate::protocol::{spawn_reader, Command, Go, Level, Printer, Setup, IDLE_POLL};
 use crate::search::score::{is_mate, Score, MATE};
-use crate::search::tt::TranspositionTable;
+use crate::search::tt::{self, TranspositionTable};
 use crate::search::{Info, Limits, Reporter, Signals};
 use crate::time::Clock;
 use crate::with_session;
@@ -423,15 +423,10 @@ impl HubLoop {
         match change {
             Change::Hash(mb) => {
                 self.session.wait();
-                match TranspositionTable::new(mb) {
-                    Ok(tt) => {
-                        self.tt = Arc::new(tt);
-                        self.session.set_table(self.tt.clone());
-                    }
-                    Err(e) => {
-                        return self.error(&format!("{e}; keeping {} MB", self.settings.hash_mb));
-                    }
+                if let Err(e) = tt::resize(&mut self.tt, mb) {
+                    return self.error(&format!("{e}; keeping {} MB", self.settings.hash_mb));
                 }
+                self.session.set_table(self.tt.clone());
             }
             Change::Threads(n) => self.session.set_threads(n),
             _ => {}

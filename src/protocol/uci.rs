@@ -17,7 +17,7 @@ use crate::eval::Evaluate;
 use crate::game::{Game, Variant};
 use crate::protocol::{spawn_reader, Command, Go, Parsed, Printer, Setup};
 use crate::search::score::{mate_in_moves, MATE};
-use crate::search::tt::TranspositionTable;
+use crate::search::tt::{self, TranspositionTable};
 use crate::search::{Info, Limits, Reporter, ScoreBound, Signals};
 use crate::time::Clock;
 use std::io::BufRead;
@@ -473,15 +473,10 @@ impl<G: Evaluate> UciLoop<G> {
         match change {
             Change::Hash(mb) => {
                 self.engine.wait();
-                match TranspositionTable::new(mb) {
-                    Ok(tt) => {
-                        self.tt = Arc::new(tt);
-                        self.engine.set_table(self.tt.clone());
-                    }
-                    Err(e) => {
-                        return self.error(&format!("{e}; keeping {} MB", self.settings.hash_mb));
-                    }
+                if let Err(e) = tt::resize(&mut self.tt, mb) {
+                    return self.error(&format!("{e}; keeping {} MB", self.settings.hash_mb));
                 }
+                self.engine.set_table(self.tt.clone());
             }
             Change::Threads(n) => self.engine.set_threads(n),
             Change::ClearHash => {

@@ -281,6 +281,16 @@ impl TranspositionTable {
     }
 }
 
+/// Replaces the table in `slot` by a new, empty one of `megabytes` MiB; on
+/// failure the old table stays in place.
+pub fn resize(
+    slot: &mut std::sync::Arc<TranspositionTable>,
+    megabytes: usize,
+) -> Result<(), AllocError> {
+    *slot = std::sync::Arc::new(TranspositionTable::new(megabytes)?);
+    Ok(())
+}
+
 /// Free memory in bytes (`MemAvailable` of /proc/meminfo), when known.
 fn available_memory() -> Option<usize> {
     let text = std::fs::read_to_string("/proc/meminfo").ok()?;
