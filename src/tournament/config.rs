@@ -8,7 +8,7 @@
 
 use super::adjudication::{Adjudication, DrawRule, ResignRule};
 use super::clock::{Limits, TimeControl};
-use super::engine::{apply_setting, EngineConfig};
+use super::engine::{apply_setting, EngineConfig, Protocol};
 use super::runner::{MatchConfig, OpeningSource};
 use super::sprt::Sprt;
 use crate::game::Variant;
@@ -16,10 +16,14 @@ use std::time::Duration;
 
 /// The help text of `crown match`.
 pub const USAGE: &str = "\
-crown match: engine-versus-engine matches (chess over UCI, draughts over Hub)
+crown match: engine-versus-engine matches (chess over UCI, draughts over Hub
+or DamExchange)
 
-  --engine name=N cmd=PATH [arg=A]... [dir=D] [proto=uci|hub] [option.X=V]...
+  --engine name=N cmd=PATH [arg=A]... [dir=D] [proto=uci|hub|dxp] [option.X=V]...
            [tc=..] [st=..] [nodes=..] [depth=..]     (repeat for each engine)
+           proto=dxp (international only): the runner listens on a free port
+           and replaces {port} in the args, e.g. arg=dxp arg=--connect
+           arg=127.0.0.1:{port}
   --each   settings for every engine (an engine's own settings win)
   --variant chess|chess960|international|brazilian|russian|english|italian|
             turkish|antidraughts                     (default chess)
@@ -144,6 +148,12 @@ pub fn parse(args: &[String]) -> Result<Option<MatchConfig>, String> {
         }
         if config.name.is_empty() {
             config.name = config.launch.cmd.rsplit('/').next().unwrap_or("engine").to_string();
+        }
+        if config.protocol == Protocol::Dxp && variant != Variant::International {
+            return Err(format!(
+                "engine {}: proto=dxp plays international draughts only, not {variant}",
+                i + 1
+            ));
         }
         if configs.iter().any(|c: &EngineConfig| c.name == config.name) {
             config.name = format!("{}-{}", config.name, i + 1);

@@ -7,7 +7,9 @@
 //! for that engine and the runner restarts the process before its next game.
 
 use super::clock::{Clock, Limits, TimeControl};
+use super::dxp::DxpClient;
 use super::hub::HubClient;
+use super::pgn::GameResult;
 use super::process::{Launch, TrafficLog};
 use super::uci::UciClient;
 use crate::game::Variant;
@@ -20,6 +22,8 @@ pub enum Protocol {
     Uci,
     /// Hub v2 (draughts).
     Hub,
+    /// DamExchange over TCP (international draughts; see `dxp.rs`).
+    Dxp,
 }
 
 /// One engine as configured on the command line.
@@ -81,6 +85,8 @@ pub enum Fault {
     Malformed(String),
     /// It could not be started or did not finish its handshake.
     Start(String),
+    /// It refused the game (DXP GAMEACC with a non-zero code).
+    Refused(String),
 }
 
 /// Everything one search needs to know.
@@ -117,6 +123,8 @@ pub enum Player {
     Uci(UciClient),
     /// A Hub engine.
     Hub(HubClient),
+    /// A DXP engine.
+    Dxp(DxpClient),
 }
 
 /// How long start-up, `isready` and new-game handshakes may take.
@@ -133,6 +141,7 @@ impl Player {
         match config.protocol {
             Protocol::Uci => UciClient::start(config, variant, log, label).map(Player::Uci),
             Protocol::Hub => HubClient::start(config, variant, log, label).map(Player::Hub),
+            Protocol::Dxp => DxpClient::start(config, variant, log, label).map(Player::Dxp),
         }
     }
 
@@ -141,6 +150,7 @@ impl Player {
         match self {
             Player::Uci(c) => c.new_game(),
             Player::Hub(c) => c.new_game(),
+            Player::Dxp(c) => c.new_game(),
         }
     }
 
@@ -149,6 +159,7 @@ impl Player {
         match self {
             Player::Uci(c) => c.search(request),
             Player::Hub(c) => c.search(request),
+            Player::Dxp(c) => c.search(request),
         }
     }
 
@@ -157,6 +168,15 @@ impl Player {
         match self {
             Player::Uci(c) => c.quit(),
             Player::Hub(c) => c.quit(),
+            Player::Dxp(c) => c.quit(),
+        }
+    }
+
+    /// Tells the engine the game is over (DXP GAMEEND; nothing for the
+    /// other protocols, whose next game starts with its own handshake).
+    pub fn end_game(&mut self, result: GameResult) {
+        if let Player::Dxp(c) = self {
+            c.end_game(result);
         }
     }
 
@@ -165,6 +185,7 @@ impl Player {
         match self {
             Player::Uci(c) => c.note(text),
             Player::Hub(c) => c.note(text),
+            Player::Dxp(c) => c.note(text),
         }
     }
 }
@@ -186,7 +207,7 @@ pub fn apply_setting(config: &mut EngineConfig, token: &str) -> Result<(), Strin
             config.protocol = match value {
                 "uci" => Protocol::Uci,
                 "hub" => Protocol::Hub,
-                "dxp" => return Err("proto=dxp is not supported yet".to_string()),
+                "dxp" => Protocol::Dxp,
                 _ => return Err(format!("unknown protocol '{value}'")),
             }
         }
@@ -245,6 +266,8 @@ mod tests {
         assert_eq!(c.launch.args, vec!["-x".to_string()]);
         assert!(c.limits.tc.is_some());
         assert!(apply_setting(&mut c, "proto=xboard").is_err());
+        apply_setting(&mut c, "proto=dxp").unwrap();
+        assert_eq!(c.protocol, Protocol::Dxp);
         assert!(apply_setting(&mut c, "bogus").is_err());
         assert!(apply_setting(&mut c, "st=0").is_err());
         assert_eq!(Score::Mate(3).as_cp(), 99_997);

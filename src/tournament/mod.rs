@@ -1,7 +1,8 @@
 //! `crown match`: engine-versus-engine matches for every game Crown knows.
 //!
-//! The runner starts engines as child processes, speaks UCI (chess) or Hub
-//! (draughts) to them, referees every move with Crown's own rules through
+//! The runner starts engines as child processes, speaks UCI (chess), Hub
+//! (draughts) or DamExchange (international draughts, over a loopback TCP
+//! connection the engine opens to the runner) to them, referees every move with Crown's own rules through
 //! the [`crate::game::Game`] trait, keeps the clocks itself, adjudicates on
 //! request, and reports like cutechess-cli and fastchess (Elo with error bars,
 //! LOS, pentanomial counts, SPRT). One file per concept:
@@ -11,7 +12,7 @@
 //! | `config.rs` | the command line |
 //! | `runner.rs` | schedule, worker threads, output, SPRT stop |
 //! | `play.rs` | one refereed game |
-//! | `engine.rs`, `uci.rs`, `hub.rs`, `process.rs` | talking to engines |
+//! | `engine.rs`, `uci.rs`, `hub.rs`, `dxp.rs`, `process.rs` | talking to engines |
 //! | `clock.rs`, `adjudication.rs`, `openings.rs` | game conditions |
 //! | `pgn.rs`, `san.rs` | game records |
 //! | `report.rs`, `stats.rs`, `sprt.rs` | results and statistics |
@@ -19,6 +20,7 @@
 pub mod adjudication;
 pub mod clock;
 pub mod config;
+pub mod dxp;
 pub mod engine;
 pub mod hub;
 pub mod openings;

@@ -113,6 +113,7 @@ fn fault_ending(side: Side, fault: &Fault, waited: Duration, clocked: bool) -> E
             (format!("{who} sends a malformed line: '{line}'"), "abandoned")
         }
         Fault::Start(why) => (format!("{who} fails to start: {why}"), "abandoned"),
+        Fault::Refused(why) => (format!("{who} refused game ({why})"), "abandoned"),
     };
     Ending { result: win_for(side.flip()), reason, termination, fault: Some(side) }
 }
@@ -152,6 +153,13 @@ pub fn play_game<G: HubText>(
     record.result = ending.result;
     record.reason = ending.reason;
     record.termination = ending.termination;
+    for side in Side::BOTH {
+        if ending.fault != Some(side) {
+            if let Some(p) = slots[side.index()].as_mut() {
+                p.end_game(record.result);
+            }
+        }
+    }
     let mut restart = [false; 2];
     if let Some(side) = ending.fault {
         restart[side.index()] = true;

@@ -1,0 +1,121 @@
+//! The runner drives DamExchange engines: crown (`crown dxp --connect
+//! 127.0.0.1:{port}`) against crown over Hub in international draughts, and
+//! broken DXP peers (one that never connects, one that sends garbage) that
+//! lose their games with a stated reason while the match completes.
+
+use std::process::Command;
+
+fn crown_match(extra: &[&str]) -> String {
+    let out = Command::new(env!("CARGO_BIN_EXE_crown"))
+        .args(["match", "--variant", "international"])
+        .args(extra)
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(out.status.success(), "{text}{}", String::from_utf8_lossy(&out.stderr));
+    text
+}
+
+#[test]
+fn crown_over_dxp_against_crown_over_hub() {
+    let crown = env!("CARGO_BIN_EXE_crown");
+    let (cmd, dxp) = (format!("cmd={crown}"), "127.0.0.1:{port}");
+    let text = crown_match(&[
+        "--engine",
+        "name=hub",
+        &cmd,
+        "arg=hub",
+        "proto=hub",
+        "--engine",
+        "name=dxp",
+        &cmd,
+        "arg=dxp",
+        "arg=--connect",
+        &format!("arg={dxp}"),
+        "arg=--movetime",
+        "arg=50",
+        "arg=--hash",
+        "arg=4",
+        "proto=dxp",
+        "--each",
+        "tc=10+0.1",
+        "--repeat",
+        "--maxmoves",
+        "60",
+        "--random-plies",
+        "2",
+    ]);
+    assert!(text.contains("Finished match: 2 games"), "{text}");
+    let line = text.lines().find(|l| l.starts_with("Games by termination")).unwrap();
+    assert!(!line.contains("rules infraction") && !line.contains("abandoned"), "{text}");
+    assert!(!line.contains("time forfeit"), "{text}");
+    assert!(!text.contains("illegal") && !text.contains("disconnects"), "{text}");
+}
+
+#[test]
+fn broken_dxp_peers_lose_with_a_reason() {
+    let crown = env!("CARGO_BIN_EXE_crown");
+    let cmd = format!("cmd={crown}");
+    // Never connects: exits at once.
+    let text = crown_match(&[
+        "--engine",
+        "name=hub",
+        &cmd,
+        "arg=hub",
+        "proto=hub",
+        "--engine",
+        "name=gone",
+        "cmd=false",
+        "proto=dxp",
+        "--each",
+        "tc=5+0.05",
+        "--repeat",
+    ]);
+    assert!(text.contains("Finished match: 2 games"), "{text}");
+    assert!(text.contains("fails to start"), "{text}");
+
+    // Connects, accepts the game, then sends a MOVE that does not decode.
+    let dir = std::env::temp_dir().join(format!("crown-match-dxp-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let script = dir.join("junk.sh");
+    std::fs::write(
+        &script,
+        "#!/bin/bash\nexec 3<>/dev/tcp/127.0.0.1/$1\n\
+         printf 'A%-32s0\\0' Junk >&3\nprintf 'Mjunk\\0' >&3\nsleep 5\n",
+    )
+    .unwrap();
+    let mut perm = std::fs::metadata(&script).unwrap().permissions();
+    std::os::unix::fs::PermissionsExt::set_mode(&mut perm, 0o755);
+    std::fs::set_permissions(&script, perm).unwrap();
+    let text = crown_match(&[
+        "--engine",
+        "name=hub",
+        &cmd,
+        "arg=hub",
+        "proto=hub",
+        "--engine",
+        "name=junk",
+        &format!("cmd={}", script.display()),
+        "arg={port}",
+        "proto=dxp",
+        "--each",
+        "tc=5+0.05",
+        "--repeat",
+    ]);
+    assert!(text.contains("Finished match: 2 games"), "{text}");
+    assert!(text.contains("malformed"), "{text}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn dxp_is_for_international_only() {
+    let out = Command::new(env!("CARGO_BIN_EXE_crown"))
+        .args(["match", "--variant", "russian", "--engine", "name=a", "cmd=x", "proto=dxp"])
+        .args(["--engine", "name=b", "cmd=y", "proto=hub"])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let all =
+        format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    assert!(all.contains("international draughts only"), "{all}");
+}
