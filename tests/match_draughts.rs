@@ -5,7 +5,7 @@
 //! pydraughts would show up as an illegal move, so every game must end by
 //! the rules or adjudication.
 
-use crown::game::{Game, Variant};
+use crown::game::Variant;
 use crown::tournament::openings::{parse_games, random_opening, realise, Rng};
 use crown::tournament::san::san;
 use std::process::Command;
@@ -20,7 +20,7 @@ const DRAUGHTS: [Variant; 7] = [
     Variant::Antidraughts,
 ];
 
-fn openings_round_trip<G: Game>(variant: Variant) {
+fn openings_round_trip<G: crown::tournament::openings::Balance>(variant: Variant) {
     let mut rng = Rng::new(11);
     for _ in 0..20 {
         let opening = random_opening::<G>(variant, 12, &mut rng).unwrap();

@@ -122,6 +122,7 @@ impl Game for Toy {
 }
 
 impl HubText for Toy {}
+impl crown::tournament::openings::Balance for Toy {}
 
 fn fixture(name: &str) -> String {
     format!("{}/tests/fixtures/{name}", env!("CARGO_MANIFEST_DIR"))

@@ -15,15 +15,15 @@
 
 use super::engine::{EngineConfig, Fault, Reply, Score, SearchRequest, HANDSHAKE_TIMEOUT};
 use super::process::{EngineProcess, Line, ReadError, TrafficLog};
-use crate::game::{Game, Variant};
+use crate::game::Variant;
 use std::fmt::Write as _;
 use std::time::{Duration, Instant};
 
 /// Move text in Hub notation: quiet `32-28`, captures with every captured
-/// square (`28x19x23`). The game's own text ([`Game::move_text`]) is PDN,
+/// square (`28x19x23`). The game's own text ([`crate::game::Game::move_text`]) is PDN,
 /// which may omit captured squares, so the runner sends this to Hub engines.
 /// Games without a Hub notation (chess) keep the default.
-pub trait HubText: Game {
+pub trait HubText: crate::tournament::openings::Balance {
     /// The Hub text of a legal move.
     fn hub_text(&self, mv: Self::Move) -> String {
         self.move_text(mv)

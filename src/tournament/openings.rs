@@ -9,14 +9,20 @@
 //! * `plies=N` cuts every opening line to N plies.
 //! * Without a file, random openings of `plies` plies (default 8 for chess,
 //!   4 for draughts) are played from the start position (a random one of the
-//!   960 for Chess960) with a seeded generator. They are random, not checked for
-//!   balance: the runner has no evaluation of its own.
+//!   960 for Chess960) with a seeded generator, and kept only when balanced:
+//!   a short fixed-depth search by Crown's own engine ([`Balance`]) scores
+//!   them within [`BALANCED`] (the most even of the tries otherwise).
 //!
 //! Invariant: every opening handed to a game is validated with the core rules
 //! first; an unreadable one is reported and skipped, never played.
 
 use super::san::parse_san;
+use crate::eval::Evaluate;
 use crate::game::{Game, Variant};
+use crate::search::tt::TranspositionTable;
+use crate::search::{Limits, Signals, Silent, Worker};
+use std::sync::Arc;
+use std::time::Instant;
 
 /// An opening as text, before it is checked against the rules.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -259,13 +265,51 @@ fn place_nth_empty(rank: &mut [Option<char>; 8], n: usize, piece: char) {
     }
 }
 
+/// Largest score (centipawns, or hundredths of a man) of a balanced opening.
+pub const BALANCED: i32 = 100;
+/// Depth of the search that judges an opening's balance.
+const BALANCE_DEPTH: i32 = 6;
+
+/// How even a position is, to filter random openings.
+pub trait Balance: Game {
+    /// A short search's score for the side to move, or `None` when the game
+    /// has no evaluation (every opening is then accepted).
+    fn balance(&self) -> Option<i32> {
+        None
+    }
+}
+
+fn searched_balance<G: Evaluate>(pos: &G) -> Option<i32> {
+    let tt = Arc::new(TranspositionTable::new(1).ok()?);
+    let signals = Arc::new(Signals::default());
+    let mut worker = Worker::<G>::new(0, tt, signals);
+    let limits = Limits { depth: Some(BALANCE_DEPTH), ..Limits::default() };
+    let found = worker.think(pos, &[], &limits, &Silent, Instant::now());
+    (!found.pv.is_empty()).then_some(found.score)
+}
+
+impl Balance for crate::chess::Position {
+    fn balance(&self) -> Option<i32> {
+        searched_balance(self)
+    }
+}
+
+impl<R: crate::draughts::rules::Rules> Balance for crate::draughts::Position<R> {
+    fn balance(&self) -> Option<i32> {
+        searched_balance(self)
+    }
+}
+
 /// A random opening: `plies` random legal moves from the start position (a
-/// random Chess960 array for Chess960), avoiding lines where the game ends.
-pub fn random_opening<G: Game>(
+/// random Chess960 array for Chess960), avoiding lines where the game ends,
+/// and balanced by [`Balance`] when the game can tell (else the most even of
+/// the tries).
+pub fn random_opening<G: Balance>(
     variant: Variant,
     plies: usize,
     rng: &mut Rng,
 ) -> Result<Opening<G>, String> {
+    let mut best: Option<(i32, Opening<G>)> = None;
     for _attempt in 0..100 {
         let (start, standard_start) = if variant == Variant::Chess960 {
             let fen = chess960_fen(rng.below(960));
@@ -294,10 +338,18 @@ pub fn random_opening<G: Game>(
             }
         }
         if moves.len() == plies && pos.outcome(&history).is_none() {
-            return Ok(Opening { start, standard_start, moves });
+            let opening = Opening { start, standard_start, moves };
+            let Some(score) = pos.balance() else { return Ok(opening) };
+            if score.abs() <= BALANCED {
+                return Ok(opening);
+            }
+            if best.as_ref().map_or(true, |(b, _)| score.abs() < *b) {
+                best = Some((score.abs(), opening));
+            }
         }
     }
-    Err("could not find a random opening that does not end the game".to_string())
+    best.map(|(_, opening)| opening)
+        .ok_or_else(|| "could not find a random opening that does not end the game".to_string())
 }
 
 #[cfg(test)]
@@ -327,6 +379,21 @@ mod tests {
         assert_eq!(games[1].moves, ["d4", "d5"]);
         let pdn = "[GameType \"20\"]\n1.32-28 19-23 2. 28x19 14x23 *\n";
         assert_eq!(parse_games(pdn)[0].moves, ["32-28", "19-23", "28x19", "14x23"]);
+    }
+
+    #[test]
+    fn random_openings_are_balanced() {
+        let mut rng = Rng::new(5);
+        for _ in 0..4 {
+            let opening =
+                random_opening::<crate::chess::Position>(Variant::Chess, 8, &mut rng).unwrap();
+            let mut pos = opening.start.clone();
+            for &mv in &opening.moves {
+                pos.play(mv);
+            }
+            let score = pos.balance().unwrap();
+            assert!(score.abs() <= BALANCED, "{} scores {score}", pos.to_fen());
+        }
     }
 
     #[test]

@@ -195,7 +195,7 @@ fn load_openings<G: Game>(config: &MatchConfig) -> Result<Vec<Opening<G>>, Strin
     Ok(book)
 }
 
-fn opening_for<G: Game>(
+fn opening_for<G: HubText>(
     config: &MatchConfig,
     book: &[Opening<G>],
     index: usize,
