@@ -49,7 +49,7 @@ fn perft_chess960_suites() {
 
 #[test]
 fn suites_are_complete() {
-    assert_eq!(chess_support::standard().len(), 7 + 128 + 18 - chess_support::tricky_960().len());
+    assert_eq!(chess_support::standard().len(), 7 + 128 + 19 - chess_support::tricky_960().len());
     assert_eq!(chess_support::fischer().len(), 960 + 960 + chess_support::tricky_960().len());
 }
 

@@ -86,7 +86,7 @@ pub fn standard() -> Vec<Record> {
     all.extend(
         pychess("pychess_tricky.perft", Variant::Chess)
             .into_iter()
-            .filter(|r| !is_impossible(r) && !needs_960(r)),
+            .filter(|r| !needs_960(r)),
     );
     all
 }
@@ -113,14 +113,6 @@ fn needs_960(record: &Record) -> bool {
         .is_err_and(|e| {
             e == crown::chess::PositionError::Illegal(crown::chess::IllegalPosition::CastlingRights)
         })
-}
-
-/// The impossible position of pychess_tricky.perft (17 black pieces, ten
-/// queens): Crown refuses it as illegal (see `chess_fen.rs`).
-pub const IMPOSSIBLE: &str = "8/6kR/8/8/8/bq6/1rqqqqqq/K1nqnbrq b - -";
-
-fn is_impossible(record: &Record) -> bool {
-    record.fen == IMPOSSIBLE
 }
 
 /// pychess_tricky.perft positions split by mode: standard ones (used by
