@@ -84,9 +84,7 @@ pub fn standard() -> Vec<Record> {
     let mut all = epd("cpw_perft_positions.epd", Variant::Chess);
     all.extend(epd("ethereal_standard.epd", Variant::Chess));
     all.extend(
-        pychess("pychess_tricky.perft", Variant::Chess)
-            .into_iter()
-            .filter(|r| !needs_960(r)),
+        pychess("pychess_tricky.perft", Variant::Chess).into_iter().filter(|r| !needs_960(r)),
     );
     all
 }
