@@ -182,6 +182,27 @@ pub fn tc_text(tc: &super::clock::TimeControl) -> String {
     out
 }
 
+/// Plays `mv` on the game's position and records it (protocol text, Hub
+/// text when a Hub engine plays, the key for repetitions). Returns whether
+/// the move was irreversible, so the caller can restart the reversible tail
+/// that Hub engines are sent.
+fn advance<G: HubText>(
+    pos: &mut G,
+    mv: G::Move,
+    hub: bool,
+    history: &mut Vec<u64>,
+    texts: &mut Vec<String>,
+    hub_texts: &mut Vec<String>,
+) -> bool {
+    texts.push(pos.move_text(mv));
+    if hub {
+        hub_texts.push(pos.hub_text(mv));
+    }
+    history.push(pos.hash());
+    pos.play(mv);
+    pos.reversible_plies() == 0
+}
+
 fn first_move_number<G: Game>(pos: &G) -> u32 {
     if pos.variant().is_chess() {
         pos.to_fen().split_whitespace().nth(5).and_then(|n| n.parse().ok()).unwrap_or(1).max(1)
@@ -248,13 +269,7 @@ fn run<G: HubText>(
             depth: None,
             time: Duration::ZERO,
         });
-        texts.push(pos.move_text(mv));
-        if hub {
-            hub_texts.push(pos.hub_text(mv));
-        }
-        history.push(pos.hash());
-        pos.play(mv);
-        if pos.reversible_plies() == 0 {
+        if advance(&mut pos, mv, hub, &mut history, &mut texts, &mut hub_texts) {
             recent = (texts.len(), pos.clone());
         }
     }
@@ -332,13 +347,7 @@ fn run<G: HubText>(
             depth: reply.depth,
             time: reply.elapsed,
         });
-        texts.push(pos.move_text(mv));
-        if hub {
-            hub_texts.push(pos.hub_text(mv));
-        }
-        history.push(pos.hash());
-        pos.play(mv);
-        if pos.reversible_plies() == 0 {
+        if advance(&mut pos, mv, hub, &mut history, &mut texts, &mut hub_texts) {
             recent = (texts.len(), pos.clone());
             recent_hub = hub_pos(&recent.1);
         }
