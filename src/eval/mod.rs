@@ -74,3 +74,46 @@ impl Sink for Coefficients {
         }
     }
 }
+
+/// One position's features as the tuner sees them (White's point of view).
+///
+/// The evaluation for White is, before rounding,
+/// `(mg * phase + eg * (1 - phase) * eg_scale)` where `mg` and `eg` are the
+/// coefficients times the middlegame and endgame halves of the weights.
+/// Evaluations without game phases use `phase = 1` and weight pairs with
+/// equal halves.
+#[derive(Clone, Debug, Default)]
+pub struct Features {
+    /// Sparse feature coefficients, White minus Black.
+    pub coefficients: Coefficients,
+    /// Share of the middlegame half, 0.0 (bare ending) to 1.0.
+    pub phase: f32,
+    /// Factor on the endgame half (endgame scaling; 1.0 when none).
+    pub eg_scale: f32,
+}
+
+/// An evaluation the tuner (`tuning/`) can fit: its features per position,
+/// its current weights, and the source file those weights live in.
+///
+/// Invariant (tested per implementation): for every position, the weights
+/// applied to [`Tunable::features`] as [`Features`] describes give
+/// [`Evaluator::evaluate`] from White's point of view, up to rounding.
+pub trait Tunable: Evaluate {
+    /// The weights file, relative to the crate root (e.g.
+    /// `src/eval/chess_params.rs`).
+    const PARAMS_FILE: &'static str;
+
+    /// The current weights, one (middlegame, endgame) pair per feature.
+    fn weights() -> Vec<(i32, i32)>;
+
+    /// A short name per feature, for reports (same length as the weights).
+    fn feature_names() -> Vec<String>;
+
+    /// The features of this position.
+    fn features(&self) -> Features;
+
+    /// The whole text of [`Tunable::PARAMS_FILE`] with `weights` (of the
+    /// same length as [`Tunable::weights`]) in place of the current ones;
+    /// rendering the current weights reproduces the file exactly.
+    fn render_params(weights: &[(i32, i32)]) -> String;
+}
