@@ -15,6 +15,7 @@
 pub mod bench;
 pub mod chess;
 pub mod draughts;
+pub mod egtb;
 pub mod engine;
 pub mod eval;
 pub mod game;

@@ -9,6 +9,7 @@ use crown::game::{Game, Variant};
 use crown::protocol::hub::HubLoop;
 use crown::protocol::uci::UciLoop;
 use crown::protocol::Printer;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
 
@@ -24,7 +25,12 @@ enum Command {
     /// Speak UCI on stdin/stdout (the default).
     Uci,
     /// Speak Hub v2 (draughts GUIs, Scan-style clients, pydraughts).
-    Hub,
+    Hub {
+        /// Endgame tablebase root (holds `<variant>/*.wdl`, as `crown egtb
+        /// build` writes it); loaded at start and probed in search.
+        #[arg(long, value_name = "DIR")]
+        egtb: Option<PathBuf>,
+    },
     /// Search fixed positions of every game to a fixed depth on one thread;
     /// the last line is `<nodes> nodes <nps> nps`.
     Bench {
@@ -35,7 +41,18 @@ enum Command {
         variant: Option<String>,
     },
     /// Play international draughts over DamExchange (TCP).
-    Dxp(crown::protocol::dxp::Options),
+    Dxp {
+        /// Endgame tablebase root (as for `crown hub --egtb`).
+        #[arg(long, value_name = "DIR")]
+        egtb: Option<PathBuf>,
+        #[command(flatten)]
+        options: crown::protocol::dxp::Options,
+    },
+    /// Draughts endgame databases: build them, or look a position up.
+    Egtb {
+        #[command(subcommand)]
+        action: EgtbAction,
+    },
     /// Count the leaves of the legal move tree (exactness and speed test).
     Perft {
         /// chess, chess960, international, brazilian, russian, english,
@@ -64,6 +81,35 @@ enum Command {
     },
 }
 
+#[derive(Subcommand)]
+enum EgtbAction {
+    /// Build win/draw/loss tables by retrograde analysis into DIR/<variant>/.
+    Build {
+        /// Draughts variant (international, brazilian, russian, english,
+        /// italian, turkish, antidraughts).
+        #[arg(long, default_value = "international")]
+        variant: String,
+        /// Largest number of pieces on the board (2..=6).
+        #[arg(long, default_value_t = 4)]
+        pieces: usize,
+        /// Tablebase root directory.
+        #[arg(long, default_value = "egtb")]
+        dir: PathBuf,
+    },
+    /// Print the result of a position (PDN FEN) for the side to move, and of
+    /// each legal move.
+    Probe {
+        /// Draughts variant.
+        #[arg(long, default_value = "international")]
+        variant: String,
+        /// Tablebase root directory.
+        #[arg(long, default_value = "egtb")]
+        dir: PathBuf,
+        /// The position, e.g. `W:WK46:BK5`.
+        fen: String,
+    },
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
@@ -71,7 +117,11 @@ fn main() -> ExitCode {
             perft(&variant, fen.as_deref(), depth, divide, threads)
         }
         Some(Command::Match { args }) => crown::tournament::run_cli(&args),
-        Some(Command::Dxp(options)) => crown::protocol::dxp::run(&options),
+        Some(Command::Dxp { egtb, options }) => {
+            load_egtb(egtb.as_deref());
+            crown::protocol::dxp::run(&options)
+        }
+        Some(Command::Egtb { action }) => egtb::run(action),
         Some(Command::Bench { depth, variant }) => match variant.as_deref() {
             None => {
                 crown::bench::run_printed(depth, &Printer::stdout());
@@ -85,7 +135,8 @@ fn main() -> ExitCode {
                 None => Err(format!("unknown variant '{name}'")),
             },
         },
-        Some(Command::Hub) => {
+        Some(Command::Hub { egtb }) => {
+            load_egtb(egtb.as_deref());
             HubLoop::run(std::io::BufReader::new(std::io::stdin()), Printer::stdout());
             Ok(())
         }
@@ -147,4 +198,135 @@ fn run_perft<G: Game>(
     println!("Time: {:.3} s", seconds);
     println!("Nodes/second: {:.0}", nodes as f64 / seconds.max(1e-9));
     Ok(())
+}
+
+/// Installs the tablebase under `root` for the search; messages go to
+/// stderr (stdout belongs to the protocol). A missing or damaged file leaves
+/// that table out; nothing here stops the engine.
+fn load_egtb(root: Option<&Path>) {
+    if let Some(root) = root {
+        for line in crown::egtb::registry::load_root(root) {
+            eprintln!("{line}");
+        }
+    }
+}
+
+mod egtb {
+    //! `crown egtb build | probe`.
+
+    use super::EgtbAction;
+    use crown::draughts::rules::Rules;
+    use crown::draughts::Position;
+    use crown::egtb::{build_all, variant_dir, Tablebase};
+    use crown::game::{Game, Variant};
+    use std::path::Path;
+    use std::time::Instant;
+
+    pub fn run(action: EgtbAction) -> Result<(), String> {
+        match action {
+            EgtbAction::Build { variant, pieces, dir } => {
+                let v = variant_of(&variant)?;
+                if !(2..=6).contains(&pieces) {
+                    return Err(format!("--pieces {pieces}: must be 2..=6"));
+                }
+                with_rules(v, |r| r.build(pieces, &variant_dir(&dir, v)))
+            }
+            EgtbAction::Probe { variant, dir, fen } => {
+                let v = variant_of(&variant)?;
+                with_rules(v, |r| r.probe(&variant_dir(&dir, v), &fen))
+            }
+        }
+    }
+
+    fn variant_of(name: &str) -> Result<Variant, String> {
+        match Variant::parse(name) {
+            Some(v) if !v.is_chess() => Ok(v),
+            Some(v) => Err(format!("{v} has no endgame tables (draughts variants only)")),
+            None => Err(format!("unknown variant '{name}'")),
+        }
+    }
+
+    /// The two commands for one rules type.
+    trait Command {
+        fn build(&self, pieces: usize, dir: &Path) -> Result<(), String>;
+        fn probe(&self, dir: &Path, fen: &str) -> Result<(), String>;
+    }
+
+    struct With<R>(std::marker::PhantomData<R>);
+
+    fn with_rules(
+        v: Variant,
+        f: impl Fn(&dyn Command) -> Result<(), String>,
+    ) -> Result<(), String> {
+        use crown::draughts::rules::*;
+        fn w<R: Rules>() -> With<R> {
+            With(std::marker::PhantomData)
+        }
+        match v {
+            Variant::International => f(&w::<InternationalRules>()),
+            Variant::Antidraughts => f(&w::<AntidraughtsRules>()),
+            Variant::Brazilian => f(&w::<BrazilianRules>()),
+            Variant::Russian => f(&w::<RussianRules>()),
+            Variant::English => f(&w::<EnglishRules>()),
+            Variant::Italian => f(&w::<ItalianRules>()),
+            Variant::Turkish => f(&w::<TurkishRules>()),
+            Variant::Chess | Variant::Chess960 => Err("draughts variants only".into()),
+        }
+    }
+
+    impl<R: Rules> Command for With<R> {
+        fn build(&self, pieces: usize, dir: &Path) -> Result<(), String> {
+            let start = Instant::now();
+            println!("signature        positions       wins     losses      draws   seconds");
+            let tb = build_all::<R>(pieces, |t, took| {
+                let [w, l, d] = t.counts();
+                println!(
+                    "{:<12} {:>13} {:>10} {:>10} {:>10} {:>9.2}",
+                    t.signature().name(),
+                    t.positions(),
+                    w,
+                    l,
+                    d,
+                    took.as_secs_f64()
+                );
+            })
+            .map_err(|e| e.to_string())?;
+            let built = start.elapsed().as_secs_f64();
+            tb.save_dir(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+            println!(
+                "{} tables, {} bytes, built in {:.1} s, written to {}",
+                tb.tables().len(),
+                tb.bytes(),
+                built,
+                dir.display()
+            );
+            Ok(())
+        }
+
+        fn probe(&self, dir: &Path, fen: &str) -> Result<(), String> {
+            let variant = R::VARIANT;
+            let pos =
+                Position::<R>::from_fen(fen, variant).map_err(|e| format!("bad position: {e}"))?;
+            let (tb, problems) = Tablebase::load_dir(dir, variant);
+            for p in problems {
+                eprintln!("egtb: refused {p}");
+            }
+            let wdl = tb
+                .probe(&pos)
+                .ok_or_else(|| format!("no table for this position in {}", dir.display()))?;
+            println!("{wdl}");
+            let mut list = <Position<R> as Game>::MoveList::default();
+            pos.generate(&mut list);
+            for &mv in list.iter() {
+                let mut child = pos;
+                child.play(mv);
+                let text = pos.move_text(mv);
+                match tb.probe(&child) {
+                    Some(r) => println!("{text} {}", r.flip()),
+                    None => println!("{text} unknown"),
+                }
+            }
+            Ok(())
+        }
+    }
 }

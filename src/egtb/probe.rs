@@ -1,0 +1,145 @@
+//! Probing: a variant's set of tables and the result of a position.
+//!
+//! A [`Tablebase`] holds the tables of one variant, keyed by signature, and
+//! answers win/draw/loss for the side to move of any position whose
+//! signature it has (capture positions included). Results are
+//! game-theoretic: they ignore the move-count draw rules (FMJD 25-, 16- and
+//! 5-move rules and the national equivalents), which the search applies
+//! itself.
+
+use super::index::{Indexer, Placement, Signature};
+use super::storage::{StorageError, Table};
+use super::Wdl;
+use crate::draughts::rules::Rules;
+use crate::draughts::Position;
+use crate::game::{NoMoveResult, Variant};
+use std::collections::HashMap;
+use std::path::Path;
+
+/// The tables of one variant.
+#[derive(Clone, Debug, Default)]
+pub struct Tablebase {
+    variant: Option<Variant>,
+    tables: HashMap<Signature, Table>,
+    max_pieces: usize,
+}
+
+/// The result when `side` (to move) has no piece left: it has no move.
+pub(crate) fn no_piece_result(result: NoMoveResult) -> Wdl {
+    match result {
+        NoMoveResult::Loss => Wdl::Loss,
+        NoMoveResult::Win => Wdl::Win,
+        NoMoveResult::Draw => Wdl::Draw,
+    }
+}
+
+impl Tablebase {
+    /// An empty tablebase for `variant`.
+    pub fn new(variant: Variant) -> Self {
+        Tablebase { variant: Some(variant), tables: HashMap::new(), max_pieces: 0 }
+    }
+
+    /// The variant.
+    pub fn variant(&self) -> Option<Variant> {
+        self.variant
+    }
+
+    /// Adds (or replaces) a table.
+    pub fn insert(&mut self, table: Table) {
+        self.max_pieces = self.max_pieces.max(table.signature().pieces());
+        self.tables.insert(table.signature(), table);
+    }
+
+    /// The table of `signature`.
+    pub fn table(&self, signature: Signature) -> Option<&Table> {
+        self.tables.get(&signature)
+    }
+
+    /// Every table, in build order.
+    pub fn tables(&self) -> Vec<&Table> {
+        let mut all: Vec<&Table> = self.tables.values().collect();
+        all.sort_by_key(|t| (t.signature().pieces(), t.signature().men(), t.signature()));
+        all
+    }
+
+    /// Most pieces of any table (0 when empty).
+    pub fn max_pieces(&self) -> usize {
+        self.max_pieces
+    }
+
+    /// Total bytes of packed data.
+    pub fn bytes(&self) -> usize {
+        self.tables.values().map(Table::bytes).sum()
+    }
+
+    /// The result for the side to move, if a table covers the position (a
+    /// side without pieces has lost, or won in antidraughts).
+    pub fn probe<R: Rules>(&self, pos: &Position<R>) -> Option<Wdl> {
+        let sig = Signature::of(pos);
+        if sig.side_pieces(pos.side()) == 0 {
+            return Some(no_piece_result(crate::game::Game::no_move_result(pos)));
+        }
+        let table = self.tables.get(&sig)?;
+        table.wdl(Indexer::<R>::new(sig).encode(&Placement::of(pos)))
+    }
+
+    /// Loads every `*.wdl` file of `dir` for `variant`. Files that fail
+    /// their checks are left out and reported, one message each; a missing
+    /// directory is one message.
+    pub fn load_dir(dir: &Path, variant: Variant) -> (Tablebase, Vec<String>) {
+        let mut tb = Tablebase::new(variant);
+        let mut problems = Vec::new();
+        let entries = match std::fs::read_dir(dir) {
+            Ok(e) => e,
+            Err(e) => {
+                problems.push(format!("{}: {e}", dir.display()));
+                return (tb, problems);
+            }
+        };
+        let mut names: Vec<String> =
+            entries.filter_map(|e| e.ok()?.file_name().into_string().ok()).collect();
+        names.sort();
+        for name in names {
+            let Some(stem) = name.strip_suffix(".wdl") else { continue };
+            let Some(sig) = Signature::parse(stem) else {
+                problems.push(format!("{}: not a table name", dir.join(&name).display()));
+                continue;
+            };
+            match Table::load(dir, variant, sig) {
+                Ok(t) if t.positions() == expected_size(variant, sig) => tb.insert(t),
+                Ok(_) => problems.push(format!(
+                    "{}: {}",
+                    dir.join(&name).display(),
+                    StorageError::Length
+                )),
+                Err(e) => problems.push(format!("{}: {e}", dir.join(&name).display())),
+            }
+        }
+        (tb, problems)
+    }
+
+    /// Writes every table into `dir` (created if missing).
+    pub fn save_dir(&self, dir: &Path) -> Result<(), StorageError> {
+        let variant = self.variant.unwrap_or(Variant::International);
+        std::fs::create_dir_all(dir)?;
+        for table in self.tables() {
+            table.save(dir, variant)?;
+        }
+        Ok(())
+    }
+}
+
+/// Number of indices of `sig` under `variant`'s rules (0 for chess).
+fn expected_size(variant: Variant, sig: Signature) -> u64 {
+    use crate::draughts::rules::*;
+    match variant {
+        Variant::International => Indexer::<InternationalRules>::new(sig).size(),
+        Variant::Antidraughts => Indexer::<AntidraughtsRules>::new(sig).size(),
+        Variant::Brazilian => Indexer::<BrazilianRules>::new(sig).size(),
+        Variant::Russian => Indexer::<RussianRules>::new(sig).size(),
+        Variant::English => Indexer::<EnglishRules>::new(sig).size(),
+        Variant::Italian => Indexer::<ItalianRules>::new(sig).size(),
+        Variant::Turkish => Indexer::<TurkishRules>::new(sig).size(),
+        Variant::Chess | Variant::Chess960 => 0,
+    }
+}
