@@ -27,6 +27,7 @@ pub use index::{Indexer, Signature};
 pub use probe::Tablebase;
 pub use storage::{StorageError, Table};
 
+use crate::search::score::{Score, DRAW};
 use std::fmt;
 
 /// A game-theoretic result for the side to move.
@@ -64,4 +65,23 @@ impl fmt::Display for Wdl {
 /// The directory of `variant`'s tables under a tablebase root directory.
 pub fn variant_dir(root: &std::path::Path, variant: crate::game::Variant) -> std::path::PathBuf {
     root.join(variant.name())
+}
+
+/// Score of a tablebase win before the progress term: far above any
+/// ordinary evaluation, below the mate range.
+pub const WIN_SCORE: Score = 20_000;
+/// Largest progress term (the static evaluation, clamped) added to it.
+pub const PROGRESS: Score = 2_000;
+
+/// The search score of a tablebase result, given the static evaluation of
+/// the position (both for the side to move): a win is [`WIN_SCORE`] plus the
+/// clamped evaluation, so that among winning lines the search prefers those
+/// that gain material or advance; a loss the mirror image; a draw 0.
+pub fn search_score(wdl: Wdl, eval: Score) -> Score {
+    let progress = eval.clamp(-PROGRESS, PROGRESS);
+    match wdl {
+        Wdl::Win => WIN_SCORE + progress,
+        Wdl::Draw => DRAW,
+        Wdl::Loss => -WIN_SCORE + progress,
+    }
 }

@@ -192,6 +192,10 @@ impl<R: Rules> Evaluate for Position<R> {
     fn tactical_value(&self, mv: Move) -> Score {
         mv.captured.count_ones() as Score * 100 + if mv.promotes { 200 } else { 0 }
     }
+
+    fn tablebase(&self) -> Option<crate::egtb::Wdl> {
+        crate::egtb::registry::probe(self)
+    }
 }
 
 #[cfg(test)]

@@ -52,6 +52,12 @@ pub trait Evaluate: Game {
     fn null_move_safe(&self) -> bool {
         false
     }
+
+    /// The endgame tablebase result for the side to move, when a loaded
+    /// table covers this position (default: no tablebase).
+    fn tablebase(&self) -> Option<crate::egtb::Wdl> {
+        None
+    }
 }
 
 /// Where evaluation terms go: summed into a score, or listed for the tuner.

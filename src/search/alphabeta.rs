@@ -209,6 +209,17 @@ impl<G: Evaluate> Worker<G> {
             }
         }
 
+        // Step 5b: endgame tablebase: below the root, a position the tables
+        // cover has a known result (capture positions included). A win
+        // scores far above any evaluation but below mate, plus the static
+        // evaluation so that the winning side still makes progress (the
+        // tables hold no distance); the draw rules were applied in step 3.
+        if excluded.is_none() {
+            if let Some(wdl) = pos.tablebase() {
+                return crate::egtb::search_score(wdl, self.static_eval(pos));
+            }
+        }
+
         // Step 6: static evaluation, refined by a stored bound when it is
         // more precise.
         let eval = if in_check {
