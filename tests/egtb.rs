@@ -298,3 +298,65 @@ fn command_line_build_and_probe() {
     assert!(!ok && err.contains("--pieces"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn hub_search_uses_the_tables() {
+    use std::io::{BufRead, BufReader, Write};
+    use std::process::Stdio;
+    let dir = temp_dir("hub");
+    let root = dir.to_str().expect("utf-8 path");
+    let (ok, out, err) =
+        crown(&["egtb", "build", "--variant", "international", "--pieces", "2", "--dir", root]);
+    assert!(ok, "{out}{err}");
+    // Missing directory: a message on stderr, and the engine still plays.
+    for egtb in [root.to_string(), format!("{root}/missing")] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_crown"))
+            .args(["hub", "--egtb", &egtb])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("start crown hub");
+        let mut stdin = child.stdin.take().expect("stdin");
+        let stdout = child.stdout.take().expect("stdout");
+        let (tx, rx) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        // 12-8 wins (the tables say so after one ply, far above any
+        // evaluation); 12-7 would be taken.
+        writeln!(stdin, "hub\ninit\npos pos=W:W12:B1\nlevel depth=3\ngo think").expect("send");
+        let mut score = None;
+        loop {
+            let line = rx.recv_timeout(std::time::Duration::from_secs(120)).expect("done");
+            if let Some(rest) = line.split("score=").nth(1) {
+                // Hub scores are in men (hundredths of the internal score).
+                score = rest
+                    .split_whitespace()
+                    .next()
+                    .and_then(|s| s.parse::<f64>().ok())
+                    .map(|men| (men * 100.0).round() as i32);
+            }
+            if line.starts_with("done") {
+                assert!(line.contains("move=12-8"), "{line}");
+                break;
+            }
+        }
+        writeln!(stdin, "quit").expect("send");
+        let out = child.wait_with_output().expect("exit");
+        let err = String::from_utf8_lossy(&out.stderr);
+        let score = score.expect("a score");
+        if egtb.ends_with("missing") {
+            assert!(err.contains("not a directory"), "{err}");
+            assert!(score < crown::egtb::WIN_SCORE, "{score}");
+        } else {
+            assert!(err.contains("international: 4 tables"), "{err}");
+            assert!(score > crown::egtb::WIN_SCORE - crown::egtb::PROGRESS, "{score}");
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

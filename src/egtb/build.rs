@@ -34,6 +34,8 @@ use std::time::{Duration, Instant};
 const UNKNOWN: u8 = 4;
 /// Counter flag: some move leaving the signature draws.
 const DRAW_EXIT: u8 = 0x80;
+/// Most pieces a table may have (the quiet-move counters are 7 bits).
+pub const MAX_PIECES: usize = 6;
 /// Positions handled per parallel task.
 const CHUNK: usize = 1 << 14;
 
@@ -119,6 +121,10 @@ fn first_look<R: Rules>(
 /// Builds the table of `sig`; every signature a move can lead to must be in
 /// `tb` already.
 pub fn build_signature<R: Rules>(tb: &Tablebase, sig: Signature) -> Result<Table, BuildError> {
+    // The counters hold at most 127 quiet moves: 6 flying kings have 102.
+    if sig.pieces() > MAX_PIECES {
+        return Err(BuildError::TooLarge(sig));
+    }
     let ix = Indexer::<R>::new(sig);
     let size = usize::try_from(ix.size()).map_err(|_| BuildError::TooLarge(sig))?;
     let mut state = vec![NONE; size];
