@@ -34,6 +34,9 @@ enum Command {
         #[arg(long)]
         variant: Option<String>,
     },
+    /// Print the search tunables in OpenBench's SPSA input format
+    /// (`name, int, value, min, max, step, rate`).
+    Params,
     /// Play international draughts over DamExchange (TCP).
     Dxp(crown::protocol::dxp::Options),
     /// Count the leaves of the legal move tree (exactness and speed test).
@@ -71,6 +74,10 @@ fn main() -> ExitCode {
             perft(&variant, fen.as_deref(), depth, divide, threads)
         }
         Some(Command::Match { args }) => crown::tournament::run_cli(&args),
+        Some(Command::Params) => {
+            crown::search::params::spsa_lines().iter().for_each(|l| println!("{l}"));
+            Ok(())
+        }
         Some(Command::Dxp(options)) => crown::protocol::dxp::run(&options),
         Some(Command::Bench { depth, variant }) => match variant.as_deref() {
             None => {
