@@ -153,6 +153,9 @@ pub fn generate<G: Tunable + Balance, W: Write>(
             summary.positions += records.len();
             summary.games += 1;
         }
+        // Whole batches on disk: a run stopped between two batches leaves
+        // the same file a smaller --games would have written.
+        out.flush().map_err(|e| format!("cannot write: {e}"))?;
         next = end;
         progress(&summary);
     }

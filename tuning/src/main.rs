@@ -84,6 +84,13 @@ enum Command {
         /// Share of the game result in the target (1.0: result only, 0.0: score only).
         #[arg(long, default_value_t = 1.0)]
         lambda: f64,
+        /// L2 penalty on each weight's distance from its start value.
+        #[arg(long, default_value_t = 0.0)]
+        l2: f64,
+        /// Share of the data (its last lines: whole games) held out to
+        /// report a validation loss.
+        #[arg(long, default_value_t = 0.0)]
+        validation: f64,
         /// Use this K instead of fitting it.
         #[arg(long)]
         k: Option<f64>,
@@ -158,6 +165,8 @@ fn main() -> ExitCode {
             lr,
             batch,
             lambda,
+            l2,
+            validation,
             k,
             threads,
             report,
@@ -166,20 +175,25 @@ fn main() -> ExitCode {
             out,
         } => (|| {
             let variant = parse_variant(&variant)?;
-            if !(0.0..=1.0).contains(&lambda) || lr <= 0.0 {
-                return Err("--lambda must be in 0..1 and --lr positive".to_string());
+            if !(0.0..=1.0).contains(&lambda) || lr <= 0.0 || l2 < 0.0 {
+                return Err(
+                    "--lambda must be in 0..1, --lr positive, --l2 not negative".to_string()
+                );
+            }
+            if !(0.0..0.9).contains(&validation) {
+                return Err("--validation must be in 0..0.9".to_string());
             }
             rayon::ThreadPoolBuilder::new()
                 .num_threads(threads)
                 .build_global()
                 .map_err(|e| e.to_string())?;
-            let config = tuner::Config { epochs, learning_rate: lr, batch, lambda, seed: 1 };
+            let config = tuner::Config { epochs, learning_rate: lr, batch, lambda, seed: 1, l2 };
             let target = match out {
                 Some(path) => Some(path),
                 None if write => Some(root.join(tune_params_file(variant)?)),
                 None => None,
             };
-            with_tunable!(variant, G => tune_run::<G>(variant, &data, k, &config, report, target))?
+            with_tunable!(variant, G => tune_run::<G>(variant, &data, validation, k, &config, report, target))?
         })(),
     };
     match result {
@@ -230,9 +244,18 @@ fn datagen_run<G: Tunable + Balance>(
     Ok(())
 }
 
+fn validation_text(held: &[tuner::Entry], loss: f64) -> String {
+    if held.is_empty() {
+        String::new()
+    } else {
+        format!(", validation {loss:.6}")
+    }
+}
+
 fn tune_run<G: Tunable>(
     variant: Variant,
     files: &[PathBuf],
+    validation: f64,
     k: Option<f64>,
     config: &tuner::Config,
     report: usize,
@@ -251,25 +274,32 @@ fn tune_run<G: Tunable>(
             }
         }
     }
-    let data = tuner::load::<G>(&records, variant)?;
+    let mut data = tuner::load::<G>(&records, variant)?;
     drop(records);
+    let held = data.split_off(data.len() - (data.len() as f64 * validation) as usize);
     if data.is_empty() {
         return Err("no positions in the data".to_string());
     }
-    println!("loaded {} positions in {:.1} s", data.len(), start.elapsed().as_secs_f64());
+    println!(
+        "loaded {} positions ({} held out) in {:.1} s",
+        data.len() + held.len(),
+        held.len(),
+        start.elapsed().as_secs_f64()
+    );
     let initial = G::weights();
     let start_weights = tuner::to_float(&initial);
     let k = match k {
         Some(k) => k,
         None => {
             let t = Instant::now();
-            let k = tuner::fit_k(&data, &start_weights, config.lambda);
+            let k = tuner::fit_k(&data, &start_weights);
             println!("fitted K = {k:.4} in {:.1} s", t.elapsed().as_secs_f64());
             k
         }
     };
     let before = tuner::loss(&data, &start_weights, k, config.lambda);
-    println!("loss before: {before:.6}");
+    let held_before = tuner::loss(&held, &start_weights, k, config.lambda);
+    println!("loss before: {before:.6}{}", validation_text(&held, held_before));
     let t = Instant::now();
     let tuned = tuner::tune(&data, &start_weights, k, config, |epoch, loss| {
         if report > 0 && (epoch % report == 0 || epoch == config.epochs) {
@@ -278,7 +308,12 @@ fn tune_run<G: Tunable>(
     });
     let weights = tuner::rounded(&tuned);
     let after = tuner::loss(&data, &tuner::to_float(&weights), k, config.lambda);
-    println!("loss after: {after:.6} (rounded weights), {:.1} s", t.elapsed().as_secs_f64());
+    let held_after = tuner::loss(&held, &tuner::to_float(&weights), k, config.lambda);
+    println!(
+        "loss after: {after:.6}{} (rounded weights), {:.1} s",
+        validation_text(&held, held_after),
+        t.elapsed().as_secs_f64()
+    );
     let names = G::feature_names();
     let mut changes: Vec<(i32, usize)> = (0..weights.len())
         .map(|i| {
