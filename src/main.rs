@@ -40,6 +40,9 @@ enum Command {
         #[arg(long)]
         variant: Option<String>,
     },
+    /// Print the search tunables in OpenBench's SPSA input format
+    /// (`name, int, value, min, max, step, rate`).
+    Params,
     /// Play international draughts over DamExchange (TCP).
     Dxp {
         /// Endgame tablebase root (as for `crown hub --egtb`).
@@ -122,6 +125,10 @@ fn main() -> ExitCode {
             crown::protocol::dxp::run(&options)
         }
         Some(Command::Egtb { action }) => egtb::run(action),
+        Some(Command::Params) => {
+            crown::search::params::spsa_lines().iter().for_each(|l| println!("{l}"));
+            Ok(())
+        }
         Some(Command::Bench { depth, variant }) => match variant.as_deref() {
             None => {
                 crown::bench::run_printed(depth, &Printer::stdout());

@@ -168,6 +168,11 @@ impl<G: Evaluate> Engine<G> {
         }
     }
 
+    /// The search tunables in use.
+    pub fn params(&self) -> Params {
+        self.params
+    }
+
     /// Replaces the search tunables.
     pub fn set_params(&mut self, params: Params) {
         self.wait();

@@ -5,6 +5,7 @@
 //! text and returns the [`Change`] to apply, leaving the settings untouched
 //! when the value is refused, so a bad `setoption` changes nothing.
 
+use crate::search::params;
 use std::fmt;
 
 /// The type and range of an option.
@@ -83,6 +84,13 @@ pub enum Change {
     MoveOverhead(u64),
     /// Empty the hash table.
     ClearHash,
+    /// Set a search tunable (tuning builds only; see `search/params.rs`).
+    SearchParam {
+        /// The tunable's name as the table spells it.
+        name: &'static str,
+        /// Its new value, within its range.
+        value: i32,
+    },
 }
 
 /// Why an option was refused.
@@ -136,6 +144,11 @@ pub fn find(name: &str) -> Option<&'static Spec> {
 
 /// Validates `value` for the option `name` and returns the change to apply.
 pub fn parse(name: &str, value: Option<&str>) -> Result<Change, OptionError> {
+    if params::TUNING && find(name).is_none() {
+        if let Some(spec) = params::find(name) {
+            return parse_search_param(spec, value);
+        }
+    }
     let spec = find(name).ok_or_else(|| OptionError::Unknown(name.trim().to_string()))?;
     let text = value.map(str::trim).unwrap_or("");
     let invalid = || OptionError::Invalid { name: spec.name, value: text.to_string() };
@@ -165,6 +178,37 @@ pub fn parse(name: &str, value: Option<&str>) -> Result<Change, OptionError> {
         "Move Overhead" => Change::MoveOverhead(int()? as u64),
         "Clear Hash" => Change::ClearHash,
         _ => return Err(OptionError::Unknown(name.trim().to_string())),
+    })
+}
+
+/// A search tunable as a UCI spin option (tuning builds).
+fn parse_search_param(
+    spec: &'static params::Spec,
+    value: Option<&str>,
+) -> Result<Change, OptionError> {
+    let text = value.map(str::trim).unwrap_or("");
+    let v: i128 = text
+        .parse()
+        .map_err(|_| OptionError::Invalid { name: spec.name, value: text.to_string() })?;
+    let (min, max) = (i64::from(spec.min), i64::from(spec.max));
+    if v < i128::from(min) || v > i128::from(max) {
+        let value = v.clamp(i64::MIN as i128, i64::MAX as i128) as i64;
+        return Err(OptionError::OutOfRange { name: spec.name, value, min, max });
+    }
+    Ok(Change::SearchParam { name: spec.name, value: v as i32 })
+}
+
+/// The UCI options of a tuning build: one spin per search tunable (none in
+/// other builds).
+pub fn search_param_options() -> impl Iterator<Item = Spec> {
+    params::TABLE.iter().filter(|_| params::TUNING).map(|s| Spec {
+        name: s.name,
+        hub: None,
+        kind: Kind::Spin {
+            default: i64::from(s.default),
+            min: i64::from(s.min),
+            max: i64::from(s.max),
+        },
     })
 }
 
@@ -212,7 +256,7 @@ impl Settings {
             Change::Chess960(on) => self.chess960 = on,
             Change::ShowWdl(on) => self.show_wdl = on,
             Change::MoveOverhead(ms) => self.move_overhead_ms = ms,
-            Change::ClearHash => {}
+            Change::ClearHash | Change::SearchParam { .. } => {}
         }
     }
 }
@@ -251,5 +295,35 @@ mod tests {
         assert!(parse("Ponder", Some("yes")).is_err());
         assert_eq!(parse("clear hash", None), Ok(Change::ClearHash));
         assert!(matches!(parse("Style", Some("1")), Err(OptionError::Unknown(_))));
+    }
+
+    #[test]
+    fn search_params_are_options_only_in_tuning_builds() {
+        let name = params::TABLE[0].name;
+        let options: Vec<Spec> = search_param_options().collect();
+        if !params::TUNING {
+            assert!(options.is_empty());
+            assert!(matches!(parse(name, Some("1")), Err(OptionError::Unknown(_))));
+            return;
+        }
+        assert_eq!(options.len(), params::TABLE.len());
+        // Every line of `crown params` is a valid setoption that changes the
+        // parameter; values out of range are refused with their range.
+        for line in params::spsa_lines() {
+            let fields: Vec<&str> = line.split(", ").collect();
+            let (min, max): (i32, i32) = (fields[3].parse().unwrap(), fields[4].parse().unwrap());
+            for value in [min, max] {
+                let change = parse(fields[0], Some(&value.to_string())).unwrap();
+                let Change::SearchParam { name, value: v } = change else { panic!("{line}") };
+                let mut p = params::Params::default();
+                assert!(p.set(name, v));
+                assert_eq!(p.get(fields[0]), Some(value), "{line}");
+            }
+            assert!(matches!(
+                parse(fields[0], Some(&(max + 1).to_string())),
+                Err(OptionError::OutOfRange { .. })
+            ));
+            assert!(matches!(parse(fields[0], Some("x")), Err(OptionError::Invalid { .. })));
+        }
     }
 }

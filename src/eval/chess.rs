@@ -503,8 +503,9 @@ fn king_safety<T: Sink>(pos: &Position, color: Color, sink: &mut T) {
     sink.add(feature::PAWN_STORM, s * storm);
 }
 
-/// Endgame scale in 1/64: drawish material shrinks the endgame score.
-fn endgame_scale(pos: &Position, eg: i32) -> i32 {
+/// Endgame scale in 1/64: drawish material shrinks the endgame score
+/// (`eg` is the unscaled endgame sum, White's view).
+pub fn endgame_scale(pos: &Position, eg: i32) -> i32 {
     let strong = if eg > 0 { Side::White } else { Side::Black };
     let weak = strong.flip();
     let pawns = pos.pieces(strong, PieceKind::Pawn).count();

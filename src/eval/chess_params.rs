@@ -3,15 +3,18 @@
 //! Each weight is a pair `(middlegame, endgame)` in centipawns; the
 //! evaluation tapers between them by the material phase. Tables indexed by
 //! square are from White's point of view with a1 = 0, h8 = 63 (Black reads
-//! them mirrored). The tuner (`tuning/`) rewrites this file as a whole, so
-//! keep it data only: one `pub const` per term, in feature order.
+//! them mirrored). The tuner (`tuning/`) rewrites this file as a whole
+//! (`eval/chess_tune.rs` renders it), so keep it data only: one `pub const`
+//! per term, in feature order.
 
 /// A middlegame/endgame weight pair.
 pub type S = (i32, i32);
 
 /// Material by piece kind: pawn, knight, bishop, rook, queen, king.
-pub const PIECE_VALUE: [S; 6] =
-    [(82, 100), (330, 300), (350, 320), (470, 540), (1000, 980), (0, 0)];
+#[rustfmt::skip]
+pub const PIECE_VALUE: [S; 6] = [
+    (82, 100), (330, 300), (350, 320), (470, 540), (1000, 980), (0, 0),
+];
 
 /// Piece-square tables by kind (pawn, knight, bishop, rook, queen, king),
 /// a1..h8 from White's side.
@@ -86,81 +89,42 @@ pub const PSQT: [[S; 64]; 6] = [
 ];
 
 /// Knight mobility by number of safe target squares (0..=8).
-pub const KNIGHT_MOBILITY: [S; 9] =
-    [(-40, -50), (-24, -30), (-10, -16), (-2, -6), (4, 2), (10, 8), (16, 12), (22, 14), (26, 14)];
+#[rustfmt::skip]
+pub const KNIGHT_MOBILITY: [S; 9] = [
+    (-40, -50), (-24, -30), (-10, -16), (-2, -6), (4, 2), (10, 8), (16, 12), (22, 14),
+    (26, 14),
+];
 /// Bishop mobility (0..=13).
+#[rustfmt::skip]
 pub const BISHOP_MOBILITY: [S; 14] = [
-    (-36, -50),
-    (-22, -30),
-    (-8, -16),
-    (0, -6),
-    (6, 2),
-    (12, 8),
-    (16, 14),
-    (20, 18),
-    (22, 22),
-    (24, 24),
-    (28, 26),
-    (30, 26),
-    (34, 26),
-    (36, 26),
+    (-36, -50), (-22, -30), (-8, -16), (0, -6), (6, 2), (12, 8), (16, 14), (20, 18),
+    (22, 22), (24, 24), (28, 26), (30, 26), (34, 26), (36, 26),
 ];
 /// Rook mobility (0..=14).
+#[rustfmt::skip]
 pub const ROOK_MOBILITY: [S; 15] = [
-    (-30, -50),
-    (-20, -30),
-    (-10, -16),
-    (-6, -6),
-    (-2, 2),
-    (2, 10),
-    (6, 16),
-    (10, 22),
-    (14, 26),
-    (16, 30),
-    (18, 34),
-    (20, 38),
-    (22, 40),
-    (24, 42),
-    (26, 44),
+    (-30, -50), (-20, -30), (-10, -16), (-6, -6), (-2, 2), (2, 10), (6, 16), (10, 22),
+    (14, 26), (16, 30), (18, 34), (20, 38), (22, 40), (24, 42), (26, 44),
 ];
 /// Queen mobility (0..=27).
+#[rustfmt::skip]
 pub const QUEEN_MOBILITY: [S; 28] = [
-    (-20, -40),
-    (-14, -30),
-    (-8, -20),
-    (-4, -12),
-    (0, -6),
-    (2, 0),
-    (4, 4),
-    (6, 8),
-    (8, 12),
-    (10, 16),
-    (12, 20),
-    (14, 22),
-    (16, 24),
-    (18, 26),
-    (20, 28),
-    (21, 30),
-    (22, 32),
-    (23, 33),
-    (24, 34),
-    (25, 35),
-    (26, 36),
-    (27, 36),
-    (28, 37),
-    (28, 37),
-    (29, 38),
-    (29, 38),
-    (30, 38),
-    (30, 38),
+    (-20, -40), (-14, -30), (-8, -20), (-4, -12), (0, -6), (2, 0), (4, 4), (6, 8),
+    (8, 12), (10, 16), (12, 20), (14, 22), (16, 24), (18, 26), (20, 28), (21, 30),
+    (22, 32), (23, 33), (24, 34), (25, 35), (26, 36), (27, 36), (28, 37), (28, 37),
+    (29, 38), (29, 38), (30, 38), (30, 38),
 ];
 
 /// Passed pawn by relative rank (index 0 = rank 1).
-pub const PASSED_PAWN: [S; 8] =
-    [(0, 0), (0, 8), (0, 12), (8, 30), (24, 54), (50, 96), (80, 150), (0, 0)];
+#[rustfmt::skip]
+pub const PASSED_PAWN: [S; 8] = [
+    (0, 0), (0, 8), (0, 12), (8, 30), (24, 54), (50, 96), (80, 150), (0, 0),
+];
 /// Passed pawn whose stop square is free, by relative rank.
-pub const PASSED_FREE: [S; 8] =
-    [(0, 0), (0, 2), (0, 4), (2, 10), (6, 20), (12, 40), (20, 70), (0, 0)];
+#[rustfmt::skip]
+pub const PASSED_FREE: [S; 8] = [
+    (0, 0), (0, 2), (0, 4), (2, 10), (6, 20), (12, 40), (20, 70), (0, 0),
+];
 /// A pawn with no friendly pawn on the adjacent files.
 pub const ISOLATED_PAWN: S = (-10, -14);
 /// A second (or further) pawn on a file.
@@ -168,8 +132,10 @@ pub const DOUBLED_PAWN: S = (-8, -22);
 /// A pawn that cannot be supported and whose stop square is attacked by a pawn.
 pub const BACKWARD_PAWN: S = (-8, -10);
 /// A pawn defended by a pawn or beside one, by relative rank.
-pub const CONNECTED_PAWN: [S; 8] =
-    [(0, 0), (4, 0), (6, 2), (10, 6), (18, 14), (30, 30), (50, 50), (0, 0)];
+#[rustfmt::skip]
+pub const CONNECTED_PAWN: [S; 8] = [
+    (0, 0), (4, 0), (6, 2), (10, 6), (18, 14), (30, 30), (50, 50), (0, 0),
+];
 
 /// Both bishops.
 pub const BISHOP_PAIR: S = (30, 50);
@@ -178,19 +144,33 @@ pub const ROOK_OPEN_FILE: S = (28, 10);
 /// A rook on a file without own pawns.
 pub const ROOK_SEMI_OPEN_FILE: S = (12, 8);
 /// A knight or bishop on a square no enemy pawn can attack, defended by a pawn.
-pub const OUTPOST: [S; 2] = [(24, 12), (14, 6)];
+#[rustfmt::skip]
+pub const OUTPOST: [S; 2] = [
+    (24, 12), (14, 6),
+];
 
-/// King zone attacks by the attacking piece kind (knight, bishop, rook, queen), per attacked zone square.
-pub const KING_ATTACK: [S; 4] = [(-8, -2), (-6, -2), (-8, -2), (-10, -4)];
+/// King zone attacks by the attacking piece kind (knight, bishop, rook, queen),
+/// per attacked zone square.
+#[rustfmt::skip]
+pub const KING_ATTACK: [S; 4] = [
+    (-8, -2), (-6, -2), (-8, -2), (-10, -4),
+];
 /// Own pawns missing in front of the king (shelter), per file of the three around it.
 pub const SHELTER_MISSING: S = (-16, 0);
-/// Enemy pawns advanced towards the king (storm), per pawn on the three files within two ranks.
+/// Enemy pawns advanced towards the king (storm), per pawn on the three files
+/// within two ranks.
 pub const PAWN_STORM: S = (-8, 0);
 
 /// A piece attacked by an enemy pawn (knight, bishop, rook, queen).
-pub const THREAT_BY_PAWN: [S; 4] = [(-50, -30), (-50, -30), (-60, -30), (-60, -30)];
+#[rustfmt::skip]
+pub const THREAT_BY_PAWN: [S; 4] = [
+    (-50, -30), (-50, -30), (-60, -30), (-60, -30),
+];
 /// A rook or queen attacked by an enemy knight or bishop.
-pub const THREAT_BY_MINOR: [S; 2] = [(-36, -20), (-40, -24)];
+#[rustfmt::skip]
+pub const THREAT_BY_MINOR: [S; 2] = [
+    (-36, -20), (-40, -24),
+];
 /// A queen attacked by an enemy rook.
 pub const THREAT_BY_ROOK: S = (-40, -20);
 

@@ -9,6 +9,7 @@
 
 pub mod chess;
 pub mod chess_params;
+pub mod chess_tune;
 pub mod draughts;
 pub mod draughts_params;
 

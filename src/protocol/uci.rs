@@ -347,7 +347,7 @@ pub fn handshake() -> Vec<String> {
     lines.push(
         UciMessage::Id { name: None, author: Some("the Crown developers".into()) }.serialize(),
     );
-    for spec in OPTIONS {
+    for spec in OPTIONS.iter().copied().chain(options::search_param_options()) {
         let config = match spec.kind {
             Kind::Spin { default, min, max } => UciOptionConfig::Spin {
                 name: spec.name.into(),
@@ -482,6 +482,11 @@ impl<G: Evaluate> UciLoop<G> {
             Change::ClearHash => {
                 self.engine.wait();
                 self.tt.clear();
+            }
+            Change::SearchParam { name, value } => {
+                let mut params = self.engine.params();
+                params.set(name, value);
+                self.engine.set_params(params);
             }
             Change::Chess960(on) if on != self.settings.chess960 => {
                 // Re-read the current position in the new castling mode.

@@ -4,7 +4,12 @@
 //!
 //! Each line of `search_params!` is `name: default, min, max, step;` and
 //! becomes a field of [`Params`]; names are lowercase with underscores and
-//! describe the role (`_margin`, `_base`, `_factor`, `_threshold`).
+//! describe the role (`_margin`, `_base`, `_factor`, `_threshold`), and
+//! never start with `value` (a UCI option name must not).
+//!
+//! A build with the cargo feature `tuning` ([`TUNING`]) offers every
+//! tunable as a UCI spin option of the same name; `crown params` prints the
+//! table in OpenBench's SPSA input format ([`spsa_lines`]) in every build.
 
 /// One tunable as the table declares it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -105,6 +110,32 @@ search_params! {
     history_bonus_max: 1600, 400, 4000, 100;
 }
 
+/// Whether this build offers every tunable as a UCI option (`--features tuning`).
+pub const TUNING: bool = cfg!(feature = "tuning");
+
+/// The SPSA learning-rate end value `crown params` prints (OpenBench's default).
+pub const SPSA_RATE: f64 = 0.002;
+
+/// The tunable called `name` (ignoring case).
+pub fn find(name: &str) -> Option<&'static Spec> {
+    TABLE.iter().find(|s| s.name.eq_ignore_ascii_case(name.trim()))
+}
+
+/// One line per tunable in OpenBench's SPSA input format:
+/// `name, int, value, min, max, step, rate` (`step` is SPSA's final
+/// perturbation `c_end`, `rate` its final learning rate `r_end`).
+pub fn spsa_lines() -> Vec<String> {
+    TABLE
+        .iter()
+        .map(|s| {
+            format!(
+                "{}, int, {}, {}, {}, {}, {}",
+                s.name, s.default, s.min, s.max, s.step, SPSA_RATE
+            )
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -120,5 +151,20 @@ mod tests {
             assert!(!p.set(spec.name, spec.max + 1));
         }
         assert!(!p.set("no_such_param", 1));
+    }
+
+    #[test]
+    fn spsa_lines_describe_the_table() {
+        let lines = spsa_lines();
+        assert_eq!(lines.len(), TABLE.len());
+        for (line, spec) in lines.iter().zip(TABLE) {
+            let fields: Vec<&str> = line.split(", ").collect();
+            assert_eq!(fields.len(), 7, "{line}");
+            assert_eq!(fields[0], spec.name);
+            assert!(!spec.name.to_ascii_lowercase().starts_with("value"));
+            assert_eq!(fields[1], "int");
+            assert_eq!(fields[2].parse::<i32>(), Ok(spec.default));
+            assert_eq!(find(&spec.name.to_ascii_uppercase()), Some(spec));
+        }
     }
 }

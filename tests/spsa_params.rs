@@ -1,0 +1,79 @@
+//! `crown params` and the UCI options of a tuning build, with the real
+//! binary: every line `crown params` prints is OpenBench's SPSA input format,
+//! and (with `--features tuning`) can be sent back as `setoption` without
+//! an error, while a value out of range is refused with a message.
+//!
+//! Run the second half with `cargo test --profile ci --features tuning --test spsa_params`.
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+fn crown(args: &[&str], input: &str) -> String {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_crown"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("crown starts");
+    child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success());
+    String::from_utf8(out.stdout).unwrap()
+}
+
+fn params() -> Vec<Vec<String>> {
+    crown(&["params"], "").lines().map(|l| l.split(", ").map(str::to_string).collect()).collect()
+}
+
+#[test]
+fn params_prints_openbench_spsa_lines() {
+    let lines = params();
+    assert!(lines.len() >= 10);
+    for fields in &lines {
+        assert_eq!(fields.len(), 7, "{fields:?}");
+        assert!(!fields[0].to_ascii_lowercase().starts_with("value"));
+        assert_eq!(fields[1], "int");
+        let n: Vec<i64> = fields[2..6].iter().map(|f| f.parse().unwrap()).collect();
+        assert!(n[1] <= n[0] && n[0] <= n[2] && n[3] > 0, "{fields:?}");
+        assert!(fields[6].parse::<f64>().unwrap() > 0.0);
+    }
+}
+
+#[test]
+fn params_round_trip_through_setoption() {
+    let lines = params();
+    let mut input = String::from("uci\n");
+    for fields in &lines {
+        input += &format!("setoption name {} value {}\n", fields[0], fields[4]);
+        input += &format!("setoption name {} value {}\n", fields[0], fields[2]);
+    }
+    input += "isready\nquit\n";
+    let out = crown(&[], &input);
+    let errors = out.lines().filter(|l| l.starts_with("info string")).count();
+    if cfg!(feature = "tuning") {
+        for fields in &lines {
+            let option = format!(
+                "option name {} type spin default {} min {} max {}",
+                fields[0],
+                fields[2],
+                fields[3],
+                fields[5 - 1]
+            );
+            assert!(out.lines().any(|l| l == option), "missing '{option}'");
+        }
+        assert_eq!(errors, 0, "{out}");
+        let name = &lines[0][0];
+        let max: i64 = lines[0][4].parse().unwrap();
+        let out = crown(&[], &format!("setoption name {name} value {}\nquit\n", max + 1));
+        assert!(
+            out.contains(&format!(
+                "info string error: value {} for option {name} is outside",
+                max + 1
+            )),
+            "{out}"
+        );
+    } else {
+        // Other builds do not know the names: each setoption is refused.
+        assert_eq!(errors, 2 * lines.len(), "{out}");
+    }
+}

@@ -1,0 +1,16 @@
+//! Crown's tuning workshop: self-play data generation ([`datagen`]), the
+//! plain-text position format ([`data`]), the evaluation tuner ([`tuner`])
+//! and the dispatch from a `--variant` name to a tunable game
+//! ([`with_tunable!`]).
+//!
+//! Everything is generic over [`crown::eval::Tunable`]: a game whose
+//! evaluation lists its feature coefficients can be tuned here without any
+//! change to this crate but one line in `variants.rs`.
+
+#![deny(missing_docs)]
+#![forbid(unsafe_code)]
+
+pub mod data;
+pub mod datagen;
+pub mod tuner;
+pub mod variants;

@@ -1,0 +1,335 @@
+//! `crown-tune`: the command line of Crown's tuning workshop.
+//!
+//! * `crown-tune datagen`: self-play games at a fixed node count, quiet
+//!   positions written one per line (see `data.rs` for the format).
+//! * `crown-tune tune`: fits K, runs Adam on the evaluation weights and
+//!   writes the new weights file (`--write`).
+//!
+//! Every error is one line on stderr and a failure exit code; nothing is
+//! written when the input is bad.
+
+use clap::{Parser, Subcommand};
+use crown::eval::Tunable;
+use crown::game::Variant;
+use crown::tournament::openings::{self, Balance};
+use crown_tuning::data::Record;
+use crown_tuning::{datagen, tuner, with_tunable};
+use std::io::BufWriter;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Instant;
+
+#[derive(Parser)]
+#[command(name = "crown-tune", about = "Data generation and evaluation tuning for Crown")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Self-play games at a fixed node count; writes labelled quiet positions.
+    Datagen {
+        /// chess, chess960 (draughts variants once their evaluation is tunable).
+        #[arg(long, default_value = "chess")]
+        variant: String,
+        /// Games to play.
+        #[arg(long, default_value_t = 100)]
+        games: usize,
+        /// Stop once this many positions are written (0: play every game).
+        #[arg(long, default_value_t = 0)]
+        positions: usize,
+        /// Nodes per move.
+        #[arg(long, default_value_t = 5000)]
+        nodes: u64,
+        /// Plies of random moves that start each game (without --book).
+        #[arg(long, default_value_t = 8)]
+        random_plies: usize,
+        /// Opening book (EPD/FEN lines, or PGN/PDN games) to start from instead.
+        #[arg(long)]
+        book: Option<PathBuf>,
+        /// Seed of every random choice (same seed, same file).
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Threads.
+        #[arg(long, default_value_t = 2)]
+        threads: usize,
+        /// Plies after which a game is drawn.
+        #[arg(long, default_value_t = 400)]
+        max_plies: usize,
+        /// Adjudicate a win once |score| >= this for 6 plies.
+        #[arg(long, default_value_t = 1500)]
+        resign_score: i32,
+        /// Output file.
+        #[arg(long)]
+        out: PathBuf,
+    },
+    /// Fits K and tunes the evaluation weights on labelled positions.
+    Tune {
+        /// chess, chess960 (draughts variants once their evaluation is tunable).
+        #[arg(long, default_value = "chess")]
+        variant: String,
+        /// Data files (repeat for several).
+        #[arg(long, required = true)]
+        data: Vec<PathBuf>,
+        /// Passes over the data.
+        #[arg(long, default_value_t = 500)]
+        epochs: usize,
+        /// Adam step size in centipawns.
+        #[arg(long, default_value_t = 1.0)]
+        lr: f64,
+        /// Positions per step (0: full batch).
+        #[arg(long, default_value_t = 0)]
+        batch: usize,
+        /// Share of the game result in the target (1.0: result only, 0.0: score only).
+        #[arg(long, default_value_t = 1.0)]
+        lambda: f64,
+        /// L2 penalty on each weight's distance from its start value.
+        #[arg(long, default_value_t = 0.0)]
+        l2: f64,
+        /// Share of the data (its last lines: whole games) held out to
+        /// report a validation loss.
+        #[arg(long, default_value_t = 0.0)]
+        validation: f64,
+        /// Use this K instead of fitting it.
+        #[arg(long)]
+        k: Option<f64>,
+        /// Threads (0: all cores).
+        #[arg(long, default_value_t = 2)]
+        threads: usize,
+        /// Print the loss every this many epochs.
+        #[arg(long, default_value_t = 25)]
+        report: usize,
+        /// Write the tuned weights into the weights file under --root.
+        #[arg(long)]
+        write: bool,
+        /// Repository root holding the weights file.
+        #[arg(long, default_value = ".")]
+        root: PathBuf,
+        /// Write the tuned weights file here instead.
+        #[arg(long)]
+        out: Option<PathBuf>,
+    },
+}
+
+fn main() -> ExitCode {
+    let result = match Cli::parse().command {
+        Command::Datagen {
+            variant,
+            games,
+            positions,
+            nodes,
+            random_plies,
+            book,
+            seed,
+            threads,
+            max_plies,
+            resign_score,
+            out,
+        } => (|| {
+            let variant = parse_variant(&variant)?;
+            let book = match book {
+                None => Vec::new(),
+                Some(path) => {
+                    let text = std::fs::read_to_string(&path)
+                        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+                    let format = path.extension().and_then(|e| e.to_str()).unwrap_or("epd");
+                    let list = openings::load(&text, &format.to_ascii_lowercase())?;
+                    if list.is_empty() {
+                        return Err(format!("{}: no openings", path.display()));
+                    }
+                    list
+                }
+            };
+            if nodes == 0 || games == 0 {
+                return Err("--nodes and --games must be positive".to_string());
+            }
+            let config = datagen::Config {
+                variant,
+                games,
+                positions,
+                nodes,
+                random_plies,
+                book,
+                seed,
+                threads,
+                max_plies,
+                resign_score,
+            };
+            with_tunable!(variant, G => datagen_run::<G>(&config, &out))?
+        })(),
+        Command::Tune {
+            variant,
+            data,
+            epochs,
+            lr,
+            batch,
+            lambda,
+            l2,
+            validation,
+            k,
+            threads,
+            report,
+            write,
+            root,
+            out,
+        } => (|| {
+            let variant = parse_variant(&variant)?;
+            if !(0.0..=1.0).contains(&lambda) || lr <= 0.0 || l2 < 0.0 {
+                return Err(
+                    "--lambda must be in 0..1, --lr positive, --l2 not negative".to_string()
+                );
+            }
+            if !(0.0..0.9).contains(&validation) {
+                return Err("--validation must be in 0..0.9".to_string());
+            }
+            rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build_global()
+                .map_err(|e| e.to_string())?;
+            let config = tuner::Config { epochs, learning_rate: lr, batch, lambda, seed: 1, l2 };
+            let target = match out {
+                Some(path) => Some(path),
+                None if write => Some(root.join(tune_params_file(variant)?)),
+                None => None,
+            };
+            with_tunable!(variant, G => tune_run::<G>(variant, &data, validation, k, &config, report, target))?
+        })(),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            eprintln!("crown-tune: {message}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn parse_variant(name: &str) -> Result<Variant, String> {
+    Variant::parse(name).ok_or_else(|| format!("unknown variant '{name}'"))
+}
+
+fn tune_params_file(variant: Variant) -> Result<&'static str, String> {
+    with_tunable!(variant, G => <G as Tunable>::PARAMS_FILE)
+}
+
+fn datagen_run<G: Tunable + Balance>(
+    config: &datagen::Config,
+    out: &std::path::Path,
+) -> Result<(), String> {
+    let file =
+        std::fs::File::create(out).map_err(|e| format!("cannot create {}: {e}", out.display()))?;
+    let start = Instant::now();
+    let summary = datagen::generate::<G, _>(config, &mut BufWriter::new(file), |s| {
+        let secs = start.elapsed().as_secs_f64();
+        eprintln!(
+            "games {} positions {} (+{} ={} -{}) {:.0} s, {:.0} games/min, {:.0} positions/s",
+            s.games,
+            s.positions,
+            s.results[0],
+            s.results[1],
+            s.results[2],
+            secs,
+            s.games as f64 * 60.0 / secs.max(1e-9),
+            s.positions as f64 / secs.max(1e-9)
+        );
+    })?;
+    println!(
+        "wrote {} positions from {} games to {} in {:.1} s",
+        summary.positions,
+        summary.games,
+        out.display(),
+        start.elapsed().as_secs_f64()
+    );
+    Ok(())
+}
+
+fn validation_text(held: &[tuner::Entry], loss: f64) -> String {
+    if held.is_empty() {
+        String::new()
+    } else {
+        format!(", validation {loss:.6}")
+    }
+}
+
+fn tune_run<G: Tunable>(
+    variant: Variant,
+    files: &[PathBuf],
+    validation: f64,
+    k: Option<f64>,
+    config: &tuner::Config,
+    report: usize,
+    target: Option<PathBuf>,
+) -> Result<(), String> {
+    let start = Instant::now();
+    let mut records = Vec::new();
+    for path in files {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        for (n, line) in text.lines().enumerate() {
+            match Record::parse(line) {
+                Ok(Some(r)) => records.push(r),
+                Ok(None) => {}
+                Err(e) => return Err(format!("{}:{}: {e}", path.display(), n + 1)),
+            }
+        }
+    }
+    let mut data = tuner::load::<G>(&records, variant)?;
+    drop(records);
+    let held = data.split_off(data.len() - (data.len() as f64 * validation) as usize);
+    if data.is_empty() {
+        return Err("no positions in the data".to_string());
+    }
+    println!(
+        "loaded {} positions ({} held out) in {:.1} s",
+        data.len() + held.len(),
+        held.len(),
+        start.elapsed().as_secs_f64()
+    );
+    let initial = G::weights();
+    let start_weights = tuner::to_float(&initial);
+    let k = match k {
+        Some(k) => k,
+        None => {
+            let t = Instant::now();
+            let k = tuner::fit_k(&data, &start_weights);
+            println!("fitted K = {k:.4} in {:.1} s", t.elapsed().as_secs_f64());
+            k
+        }
+    };
+    let before = tuner::loss(&data, &start_weights, k, config.lambda);
+    let held_before = tuner::loss(&held, &start_weights, k, config.lambda);
+    println!("loss before: {before:.6}{}", validation_text(&held, held_before));
+    let t = Instant::now();
+    let tuned = tuner::tune(&data, &start_weights, k, config, |epoch, loss| {
+        if report > 0 && (epoch % report == 0 || epoch == config.epochs) {
+            println!("epoch {epoch:>5} loss {loss:.6} ({:.1} s)", t.elapsed().as_secs_f64());
+        }
+    });
+    let weights = tuner::rounded(&tuned);
+    let after = tuner::loss(&data, &tuner::to_float(&weights), k, config.lambda);
+    let held_after = tuner::loss(&held, &tuner::to_float(&weights), k, config.lambda);
+    println!(
+        "loss after: {after:.6}{} (rounded weights), {:.1} s",
+        validation_text(&held, held_after),
+        t.elapsed().as_secs_f64()
+    );
+    let names = G::feature_names();
+    let mut changes: Vec<(i32, usize)> = (0..weights.len())
+        .map(|i| {
+            let d = (weights[i].0 - initial[i].0).abs() + (weights[i].1 - initial[i].1).abs();
+            (d, i)
+        })
+        .collect();
+    changes.sort_unstable_by(|a, b| b.cmp(a));
+    println!("largest changes:");
+    for &(_, i) in changes.iter().take(12) {
+        println!("  {:<28} {:?} -> {:?}", names[i], initial[i], weights[i]);
+    }
+    if let Some(path) = target {
+        std::fs::write(&path, G::render_params(&weights))
+            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        println!("wrote {}", path.display());
+    }
+    Ok(())
+}
