@@ -30,7 +30,7 @@ struct Cli {
 enum Command {
     /// Self-play games at a fixed node count; writes labelled quiet positions.
     Datagen {
-        /// chess, chess960 (draughts variants once their evaluation is tunable).
+        /// chess, chess960 or any draughts variant.
         #[arg(long, default_value = "chess")]
         variant: String,
         /// Games to play.
@@ -66,7 +66,7 @@ enum Command {
     },
     /// Fits K and tunes the evaluation weights on labelled positions.
     Tune {
-        /// chess, chess960 (draughts variants once their evaluation is tunable).
+        /// chess, chess960 or any draughts variant.
         #[arg(long, default_value = "chess")]
         variant: String,
         /// Data files (repeat for several).

@@ -14,9 +14,34 @@ macro_rules! with_tunable {
                 type $G = crown::chess::Position;
                 Ok($body)
             }
-            // Draughts: one line per variant once its evaluation implements
-            // `crown::eval::Tunable`, e.g.
-            // Variant::International => { type $G = crown::draughts::International; Ok($body) }
+            Variant::International => {
+                type $G = crown::draughts::International;
+                Ok($body)
+            }
+            Variant::Brazilian => {
+                type $G = crown::draughts::Brazilian;
+                Ok($body)
+            }
+            Variant::Russian => {
+                type $G = crown::draughts::Russian;
+                Ok($body)
+            }
+            Variant::English => {
+                type $G = crown::draughts::English;
+                Ok($body)
+            }
+            Variant::Italian => {
+                type $G = crown::draughts::Italian;
+                Ok($body)
+            }
+            Variant::Turkish => {
+                type $G = crown::draughts::Turkish;
+                Ok($body)
+            }
+            Variant::Antidraughts => {
+                type $G = crown::draughts::Antidraughts;
+                Ok($body)
+            }
             other => Err(format!("the {} evaluation does not implement Tunable yet", other.name())),
         }
     }};

@@ -1,0 +1,158 @@
+//! Draughts evaluation, generic over the variant's rules, tapered between a
+//! middlegame and an endgame weight set by the share of men on the board.
+//!
+//! Terms (defined in `terms.rs`, weights in `draughts_params.rs`, one set
+//! per family: 10x10, 8x8 diagonal, antidraughts, Turkish): material (the
+//! first, second and further kings are separate features, so a king's worth
+//! falls as kings multiply and rises when the opponent has none), advancement
+//! by row (tempo and development, per phase), centre, edges, back-row guard,
+//! left/right balance, support, outposts and hanging men, locked men,
+//! runaway men by rows to go, mobility of men, king mobility, kings on the
+//! long diagonal, and the side to move. Antidraughts uses negative material
+//! and mobility weights (fewer pieces and moves are good) and skips the
+//! terms that only matter when crowning is the goal.
+//!
+//! Endgame knowledge of the draw rules: when one side has a lone king and
+//! the other too few pieces to force a win under the variant's rules (flying
+//! kings: three on 10x10, two on 8x8 or three against a king holding the
+//! long diagonal), the endgame half is scaled down to 1/8.
+//!
+//! The score for White is `(mg * p * 64 + eg * scale * (MAX - p)) / (64 *
+//! MAX)`, one integer division, where `p` is the number of men on the board
+//! and `MAX` that number in the start position; the search gets it from the
+//! side to move's view, in hundredths of a man.
+
+pub mod features;
+pub mod terms;
+
+use crate::draughts::geometry::Geometry;
+use crate::draughts::position::{Move, Position};
+use crate::draughts::rules::Rules;
+use crate::eval::{Coefficients, Evaluate, Evaluator, Features, Tunable};
+use crate::game::Side;
+use crate::search::score::Score;
+use features::flatten;
+use terms::{terms, Sum, Tables};
+
+/// The draughts evaluator (stateless).
+#[derive(Clone, Default)]
+pub struct DraughtsEvaluator;
+
+/// The phase: the number of men on the board (at most
+/// [`Tables::MAX_PHASE`]).
+#[inline]
+pub fn phase<R: Rules>(pos: &Position<R>) -> i32 {
+    ((pos.white() | pos.black()) & !pos.kings()).count_ones() as i32
+}
+
+/// The factor on the endgame half, out of 64: 8 when one side has a lone
+/// king and the other cannot force a win by the variant's rules.
+pub fn eg_scale<R: Rules>(pos: &Position<R>) -> i32 {
+    if R::LOSING {
+        return 64;
+    }
+    let lone_king = |set: u64| set.count_ones() == 1 && set & pos.kings() != 0;
+    let (strong, weak) = if lone_king(pos.black()) {
+        (pos.white(), pos.black())
+    } else if lone_king(pos.white()) {
+        (pos.black(), pos.white())
+    } else {
+        return 64;
+    };
+    let pieces = strong.count_ones();
+    let limit = if <R::Board as Geometry>::SQUARES == 64 || !R::FLYING_KINGS {
+        1
+    } else if <R::Board as Geometry>::SIDE == 10 {
+        3
+    } else {
+        2
+    };
+    let holds_diagonal = weak & terms::long_diagonal::<R>() != 0;
+    let eight_flying = <R::Board as Geometry>::SIDE == 8 && R::FLYING_KINGS;
+    if pieces <= limit || (eight_flying && pieces == 3 && holds_diagonal) {
+        8
+    } else {
+        64
+    }
+}
+
+/// Combines the sums of `pos` into the score for White.
+#[inline]
+fn white_score<R: Rules>(pos: &Position<R>, mg: i32, eg: i32) -> i32 {
+    let max = Tables::<R>::MAX_PHASE as i64;
+    let p = phase(pos) as i64;
+    let scale = eg_scale(pos) as i64;
+    ((mg as i64 * p * 64 + eg as i64 * scale * (max - p)) / (64 * max)) as i32
+}
+
+impl<R: Rules> Evaluator<Position<R>> for DraughtsEvaluator {
+    #[inline]
+    fn evaluate(&mut self, pos: &Position<R>) -> Score {
+        let mut sum = Sum::<R>::default();
+        terms(pos, &mut sum);
+        let white = white_score(pos, sum.mg(), sum.eg());
+        if pos.side() == Side::White {
+            white
+        } else {
+            -white
+        }
+    }
+
+    fn trace(&mut self, pos: &Position<R>) -> String {
+        let mut sum = Sum::<R>::default();
+        terms(pos, &mut sum);
+        let white = white_score(pos, sum.mg(), sum.eg());
+        format!(
+            "middlegame {} endgame {} phase {}/{} endgame scale {}/64\n\
+             Final evaluation: {:+} (white side)",
+            sum.mg(),
+            sum.eg(),
+            phase(pos),
+            Tables::<R>::MAX_PHASE,
+            eg_scale(pos),
+            white
+        )
+    }
+}
+
+impl<R: Rules> Evaluate for Position<R> {
+    type Evaluator = DraughtsEvaluator;
+
+    #[inline]
+    fn tactical_value(&self, mv: Move) -> Score {
+        mv.captured.count_ones() as Score * 100 + if mv.promotes { 200 } else { 0 }
+    }
+
+    fn tablebase(&self) -> Option<crate::egtb::Wdl> {
+        crate::egtb::registry::probe(self)
+    }
+}
+
+impl<R: Rules> Tunable for Position<R> {
+    const PARAMS_FILE: &'static str = "src/eval/draughts_params.rs";
+
+    fn weights() -> Vec<(i32, i32)> {
+        flatten(Tables::<R>::WEIGHTS).to_vec()
+    }
+
+    fn feature_names() -> Vec<String> {
+        features::names()
+    }
+
+    fn features(&self) -> Features {
+        let mut coefficients = Coefficients::default();
+        terms(self, &mut coefficients);
+        Features {
+            coefficients,
+            phase: phase(self) as f32 / Tables::<R>::MAX_PHASE as f32,
+            eg_scale: eg_scale(self) as f32 / 64.0,
+        }
+    }
+
+    fn render_params(weights: &[(i32, i32)]) -> String {
+        features::render(include_str!("../draughts_params.rs"), Tables::<R>::SET_NAME, weights)
+    }
+}
+
+#[cfg(test)]
+mod tests;

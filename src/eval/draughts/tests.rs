@@ -1,0 +1,113 @@
+//! Unit tests of the draughts evaluation over random playouts of every
+//! variant: colour symmetry, the compile-time man tables against the
+//! per-feature path, a king up, and antidraughts' taste for fewer men.
+
+use super::terms::{terms, Sum};
+use super::*;
+use crate::draughts::rules::{
+    AntidraughtsRules, BrazilianRules, EnglishRules, InternationalRules, ItalianRules,
+    RussianRules, TurkishRules,
+};
+use crate::game::Game;
+
+fn playouts<R: Rules>(games: usize) -> Vec<Position<R>> {
+    let mut state = 0x9E37_79B9_7F4A_7C15u64;
+    let mut positions = Vec::new();
+    for _ in 0..games {
+        let mut pos = Position::<R>::start_position();
+        for _ in 0..200 {
+            positions.push(pos);
+            let mut list = <Position<R> as Game>::MoveList::default();
+            pos.generate(&mut list);
+            if list.is_empty() {
+                break;
+            }
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            pos.play(list[(state % list.len() as u64) as usize]);
+        }
+    }
+    positions
+}
+
+/// The board turned by 180 degrees with the colours swapped.
+fn flipped<R: Rules>(pos: &Position<R>) -> Position<R> {
+    let squares = <R::Board as Geometry>::SQUARES;
+    let turn = |set: u64| {
+        let mut out = 0;
+        for s in 0..squares {
+            if set >> <R::Board as Geometry>::BIT[s] & 1 != 0 {
+                out |= 1u64 << <R::Board as Geometry>::BIT[squares - 1 - s];
+            }
+        }
+        out
+    };
+    Position::from_parts(turn(pos.black()), turn(pos.white()), turn(pos.kings()), pos.side().flip())
+}
+
+fn white_view<R: Rules>(pos: &Position<R>) -> i32 {
+    let score = DraughtsEvaluator.evaluate(pos);
+    if pos.side() == Side::White {
+        score
+    } else {
+        -score
+    }
+}
+
+fn check<R: Rules>() {
+    for pos in playouts::<R>(30) {
+        let turned = flipped(&pos);
+        assert_eq!(white_view(&turned), -white_view(&pos), "{} {}", R::VARIANT, pos.to_fen());
+        // The packed per-square tables equal the per-feature path.
+        let mut sum = Sum::<R>::default();
+        let mut coefficients = Coefficients::default();
+        terms(&pos, &mut sum);
+        terms(&pos, &mut coefficients);
+        let weights = flatten(Tables::<R>::WEIGHTS);
+        let (mut mg, mut eg) = (0, 0);
+        for &(f, c) in &coefficients.terms {
+            mg += weights[f as usize].0 * i32::from(c);
+            eg += weights[f as usize].1 * i32::from(c);
+        }
+        assert_eq!((sum.mg(), sum.eg()), (mg, eg), "{} {}", R::VARIANT, pos.to_fen());
+        // A white king added on an empty square is worth well over a man,
+        // in positions without kings.
+        let empty = <R::Board as Geometry>::MASK & !(pos.white() | pos.black());
+        if pos.kings() == 0 && empty != 0 && pos.white() != 0 && pos.black() != 0 {
+            let bit = 1u64 << (63 - empty.leading_zeros());
+            let more = Position::<R>::from_parts(pos.white() | bit, pos.black(), bit, pos.side());
+            let (before, after) = (white_view(&pos), white_view(&more));
+            if R::LOSING {
+                assert!(after < before - 100, "{} {}", R::VARIANT, pos.to_fen());
+            } else {
+                assert!(after > before + 150, "{} {}", R::VARIANT, pos.to_fen());
+            }
+        }
+    }
+}
+
+#[test]
+fn colour_flip_negates_and_tables_match_the_features() {
+    check::<InternationalRules>();
+    check::<BrazilianRules>();
+    check::<RussianRules>();
+    check::<EnglishRules>();
+    check::<ItalianRules>();
+    check::<TurkishRules>();
+    check::<AntidraughtsRules>();
+}
+
+#[test]
+fn lone_king_endings_that_cannot_be_won_are_scaled_down() {
+    let intl = |fen: &str| {
+        Position::<InternationalRules>::from_fen(fen, crate::game::Variant::International)
+            .expect("fen")
+    };
+    assert_eq!(eg_scale(&intl("W:WK1,K3,K5:BK50")), 8);
+    assert_eq!(eg_scale(&intl("W:WK1,K3,K5,K7:BK50")), 64);
+    assert_eq!(eg_scale(&intl("W:WK1,K3,K5:BK50,45")), 64);
+    // Three kings still lead, but by less than a king's worth.
+    let score = DraughtsEvaluator.evaluate(&intl("W:WK1,K3,K5:BK50"));
+    assert!(score > 0 && score < 150, "{score}");
+}
