@@ -13,7 +13,9 @@ use std::io::{BufRead, BufReader, Write};
 use std::process::{Command, Stdio};
 use uci_support::{after, best_move, no_moves, Engine, START};
 
-const CLOCK: &str = "go wtime 600000 btime 600000 winc 1000 binc 1000";
+/// A clock that gives each move the table's budget (below `SLOW_FROM`) and
+/// far more time than the budget needs.
+const CLOCK: &str = "go wtime 60000 btime 60000";
 
 /// Self-play from `fen` for `plies` plies with the options `setup`; every
 /// move is checked legal. Returns the moves played.
@@ -177,7 +179,7 @@ fn hub_self_play(params: &[&str], plies: usize) -> (Vec<String>, Vec<String>) {
         }
         let mut script = vec!["hub".to_string(), "init".to_string()];
         script.extend(params.iter().map(|p| p.to_string()));
-        script.push("level time=600 inc=1".into());
+        script.push("level time=60".into());
         script.push(format!("pos pos={} moves=\"{}\"", START_DRAUGHTS, moves.join(" ")));
         script.push("go think".into());
         let lines = hub(&script);

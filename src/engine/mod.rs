@@ -154,6 +154,14 @@ impl<G: Evaluate> Engine<G> {
                 let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH);
                 now.map_or(0, |d| d.as_nanos() as u64) | 1
             };
+            // The time planned for this move (none: analysis, node or depth
+            // limits) lets slow games play a little better.
+            let planned = match (limits.movetime, limits.clock) {
+                (Some(t), _) => Some(t),
+                (None, Some(clock)) => Some(crate::time::allocate(clock, limits.overhead).soft),
+                (None, None) => None,
+            };
+            let level = planned.map_or(level, |t| level.at_time(t));
             limits.level = Some(LevelPlay { level, random: level::mix(seed ^ level::mix(key)) });
             limits.multipv = limits.multipv.max(level::LINES);
             active = 1;

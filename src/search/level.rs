@@ -17,6 +17,12 @@
 //!    are therefore common, big ones rare and capped, and at high levels the
 //!    cap is a fraction of a pawn: no piece is given away for nothing.
 //!
+//! Slower games: people make fewer mistakes with more time, and so does a
+//! level. Up to [`SLOW_FROM`] planned per move (the soft deadline of 60+0.6,
+//! Stockfish's calibration control) the budget is the table's; beyond it
+//! the budget grows with the square root of the planned time, up to 4x
+//! (about one ply more). The calibration runs below it.
+//!
 //! Both parts come from one table, [`ANCHORS`], interpolated between its
 //! rows (log-linearly for nodes). The table is what the calibration fits
 //! (`scripts/calibrate-levels`, README "Playing levels").
@@ -26,6 +32,7 @@
 //! seed and one thread reproduce a game.
 
 use crate::search::score::Score;
+use std::time::Duration;
 
 /// Weakest nominal Elo.
 pub const MIN_ELO: i64 = 1000;
@@ -35,6 +42,9 @@ pub const MAX_ELO: i64 = 2800;
 pub const MAX_SKILL: i64 = 20;
 /// Root moves scored exactly for the draw.
 pub const LINES: usize = 4;
+/// Planned time per move from which a level's budget grows (the soft
+/// deadline of 60+0.6 at the start of a game).
+pub const SLOW_FROM: Duration = Duration::from_millis(1600);
 
 /// One calibration point: nominal Elo, node budget, temperature and the
 /// largest loss against the best move ever played (both in centipawns or
@@ -94,6 +104,15 @@ impl Level {
     pub fn from_skill(skill: i64) -> Option<Level> {
         let skill = skill.clamp(0, MAX_SKILL);
         (skill < MAX_SKILL).then(|| Level::from_elo(MIN_ELO + skill * 90))
+    }
+
+    /// The level for a game where about `per_move` is planned per move:
+    /// the budget grows with the square root of the time beyond
+    /// [`SLOW_FROM`], at most 4x.
+    pub fn at_time(self, per_move: Duration) -> Level {
+        let ratio = per_move.as_secs_f64() / SLOW_FROM.as_secs_f64();
+        let factor = ratio.sqrt().clamp(1.0, 4.0);
+        Level { budget: (self.budget as f64 * factor).round() as u64, ..self }
     }
 
     /// Nominal Elo.
@@ -180,6 +199,16 @@ mod tests {
         assert_eq!(Level::from_elo(9999).elo(), MAX_ELO);
         assert_eq!(Level::from_skill(20), None);
         assert_eq!(Level::from_skill(0), Some(Level::from_elo(MIN_ELO)));
+    }
+
+    #[test]
+    fn slow_games_get_a_larger_budget_and_fast_ones_the_table() {
+        let level = Level::from_elo(1800);
+        assert_eq!(level.at_time(Duration::from_millis(100)), level);
+        assert_eq!(level.at_time(SLOW_FROM), level);
+        let slow = level.at_time(SLOW_FROM * 4);
+        assert_eq!(slow.budget(), level.budget() * 2);
+        assert_eq!(level.at_time(Duration::from_secs(3600)).budget(), level.budget() * 4);
     }
 
     #[test]
