@@ -227,3 +227,18 @@ fn hub_elo_out_of_range_is_clamped_with_a_message() {
     assert!(lines.iter().any(clamped), "{lines:?}");
     assert!(lines.iter().any(|l| l.starts_with("done move=")), "{lines:?}");
 }
+
+#[test]
+fn dxp_refuses_levels_out_of_range() {
+    for args in [&["--elo", "500"][..], &["--level", "21"], &["--elo", "1500", "--level", "3"]] {
+        let out = Command::new(env!("CARGO_BIN_EXE_crown"))
+            .arg("dxp")
+            .args(args)
+            .stdin(Stdio::null())
+            .output()
+            .expect("run crown dxp");
+        assert!(!out.status.success(), "{args:?}");
+        let text = String::from_utf8_lossy(&out.stderr);
+        assert!(text.contains("--elo") || text.contains("--level"), "{args:?}: {text}");
+    }
+}
