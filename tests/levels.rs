@@ -242,3 +242,23 @@ fn dxp_refuses_levels_out_of_range() {
         assert!(text.contains("--elo") || text.contains("--level"), "{args:?}: {text}");
     }
 }
+
+#[test]
+fn a_level_answers_every_kind_of_go() {
+    let mut e = Engine::ready();
+    e.send("setoption name UCI_LimitStrength value true");
+    e.send("setoption name UCI_Elo value 2200");
+    e.send("position startpos moves e2e4");
+    let pos = after(START, Variant::Chess, &["e2e4"]);
+    for go in ["go movetime 5", "go wtime 20 btime 20", "go nodes 10", "go depth 2"] {
+        let lines = e.search(go);
+        best_move(&lines, &pos).unwrap_or_else(|| panic!("{go}: {lines:?}"));
+        assert!(lines.iter().any(|l| l.starts_with("info depth")), "{go}: {lines:?}");
+    }
+    // An infinite search waits for `stop`, even once the budget is spent.
+    e.send("go infinite");
+    let early = e.drain(std::time::Duration::from_millis(500));
+    assert!(!early.iter().any(|l| l.starts_with("bestmove")), "{early:?}");
+    best_move(&e.search("stop"), &pos).expect("a move");
+    e.quit();
+}
