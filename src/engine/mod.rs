@@ -16,6 +16,7 @@ pub mod pool;
 pub mod session;
 
 use crate::eval::Evaluate;
+use crate::search::level::{self, Level, LevelPlay};
 use crate::search::params::Params;
 use crate::search::tt::TranspositionTable;
 use crate::search::{Info, Limits, Reporter, Signals, Worker};
@@ -37,6 +38,9 @@ pub struct Engine<G: Evaluate> {
     tt: Arc<TranspositionTable>,
     signals: Arc<Signals>,
     params: Params,
+    /// Playing level (none: full strength) and its seed (0: from the clock).
+    level: Option<Level>,
+    seed: u64,
 }
 
 impl<G: Evaluate> Engine<G> {
@@ -57,6 +61,8 @@ impl<G: Evaluate> Engine<G> {
             tt,
             signals,
             params: Params::default(),
+            level: None,
+            seed: 0,
         };
         engine.rebuild_workers();
         engine
@@ -106,11 +112,24 @@ impl<G: Evaluate> Engine<G> {
         self.history = history;
     }
 
+    /// Plays at `level` from the next search on (`None`: full strength).
+    /// With a non-zero `seed` the level's choices depend only on the seed and
+    /// the position, so one thread and the same seed replay the same game.
+    pub fn set_level(&mut self, level: Option<Level>, seed: u64) {
+        self.level = level;
+        self.seed = seed;
+    }
+
+    /// The playing level, if any.
+    pub fn level(&self) -> Option<Level> {
+        self.level
+    }
+
     /// Starts a search and returns at once; the reporter hears the result.
     /// Refused while another search runs.
     pub fn go<R: Reporter<G> + 'static>(
         &mut self,
-        limits: Limits<G::Move>,
+        mut limits: Limits<G::Move>,
         reporter: R,
     ) -> Result<(), &'static str> {
         if self.is_searching() {
@@ -124,6 +143,29 @@ impl<G: Evaluate> Engine<G> {
         let start = Instant::now();
         self.reported = Arc::new(AtomicBool::new(false));
         let reporter = Finishing { inner: reporter, reported: self.reported.clone() };
+        // A level searches on one thread (its budget counts one thread's
+        // nodes) with enough lines to draw from.
+        let mut active = self.workers.len();
+        if let Some(level) = self.level {
+            let key = self.position.hash() ^ (self.history.len() as u64).rotate_left(32);
+            let seed = if self.seed != 0 {
+                self.seed
+            } else {
+                let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH);
+                now.map_or(0, |d| d.as_nanos() as u64) | 1
+            };
+            // The time planned for this move (none: analysis, node or depth
+            // limits) lets slow games play a little better.
+            let planned = match (limits.movetime, limits.clock) {
+                (Some(t), _) => Some(t),
+                (None, Some(clock)) => Some(crate::time::allocate(clock, limits.overhead).soft),
+                (None, None) => None,
+            };
+            let level = planned.map_or(level, |t| level.at_time(t));
+            limits.level = Some(LevelPlay { level, random: level::mix(seed ^ level::mix(key)) });
+            limits.multipv = limits.multipv.max(level::LINES);
+            active = 1;
+        }
         let mut workers = std::mem::take(&mut self.workers);
         let root = self.position.clone();
         let history = self.history.clone();
@@ -132,7 +174,8 @@ impl<G: Evaluate> Engine<G> {
             .name("crown-search-0".into())
             .stack_size(pool::STACK_SIZE)
             .spawn(move || {
-                pool::search(&mut workers, &root, &history, &limits, &reporter, &signals, start);
+                let searching = &mut workers[..active];
+                pool::search(searching, &root, &history, &limits, &reporter, &signals, start);
                 workers
             });
         match spawned {

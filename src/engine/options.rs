@@ -5,6 +5,7 @@
 //! text and returns the [`Change`] to apply, leaving the settings untouched
 //! when the value is refused, so a bad `setoption` changes nothing.
 
+use crate::search::level::{Level, MAX_ELO, MAX_SKILL, MIN_ELO};
 use crate::search::params;
 use std::fmt;
 
@@ -44,6 +45,8 @@ pub struct Spec {
 pub const MAX_HASH: i64 = 1 << 20;
 /// Largest thread count.
 pub const MAX_THREADS: i64 = 1024;
+/// Largest `Seed`.
+pub const MAX_SEED: i64 = (1 << 31) - 1;
 
 /// Every option Crown has, in the order `uci` prints them.
 pub const OPTIONS: &[Spec] = &[
@@ -63,6 +66,22 @@ pub const OPTIONS: &[Spec] = &[
     Spec { name: "UCI_ShowWDL", hub: None, kind: Kind::Check { default: false } },
     Spec { name: "Move Overhead", hub: None, kind: Kind::Spin { default: 10, min: 0, max: 5000 } },
     Spec { name: "Clear Hash", hub: None, kind: Kind::Button },
+    Spec { name: "UCI_LimitStrength", hub: None, kind: Kind::Check { default: false } },
+    Spec {
+        name: "UCI_Elo",
+        hub: Some("elo"),
+        kind: Kind::Spin { default: MAX_ELO, min: MIN_ELO, max: MAX_ELO },
+    },
+    Spec {
+        name: "Skill Level",
+        hub: Some("level"),
+        kind: Kind::Spin { default: MAX_SKILL, min: 0, max: MAX_SKILL },
+    },
+    Spec {
+        name: "Seed",
+        hub: Some("seed"),
+        kind: Kind::Spin { default: 0, min: 0, max: MAX_SEED },
+    },
 ];
 
 /// A validated option change for the engine loop to apply.
@@ -91,6 +110,32 @@ pub enum Change {
         /// Its new value, within its range.
         value: i32,
     },
+    /// Play at the level `UCI_Elo` (true) or `Skill Level` (false).
+    LimitStrength(bool),
+    /// Nominal Elo of the level; `requested` holds an out-of-range value
+    /// that was clamped to `elo` (the protocol says so).
+    Elo {
+        /// The Elo used.
+        elo: i64,
+        /// The value given, when it was outside the range.
+        requested: Option<i64>,
+    },
+    /// Skill level 0..=20 (20: full strength).
+    Skill(i64),
+    /// Seed of the level's random choices (0: from the clock).
+    Seed(u64),
+}
+
+impl Change {
+    /// The note to show the user about a value that was adjusted.
+    pub fn note(&self) -> Option<String> {
+        match self {
+            Change::Elo { elo, requested: Some(v) } => {
+                Some(format!("UCI_Elo {v} is outside {MIN_ELO}..{MAX_ELO}; clamped to {elo}"))
+            }
+            _ => None,
+        }
+    }
 }
 
 /// Why an option was refused.
@@ -177,6 +222,17 @@ pub fn parse(name: &str, value: Option<&str>) -> Result<Change, OptionError> {
         "UCI_ShowWDL" => Change::ShowWdl(boolean()?),
         "Move Overhead" => Change::MoveOverhead(int()? as u64),
         "Clear Hash" => Change::ClearHash,
+        "UCI_LimitStrength" => Change::LimitStrength(boolean()?),
+        "UCI_Elo" => match int() {
+            Ok(elo) => Change::Elo { elo, requested: None },
+            // Out of range: clamped (as GUIs expect), and said so.
+            Err(OptionError::OutOfRange { value, min, max, .. }) => {
+                Change::Elo { elo: value.clamp(min, max), requested: Some(value) }
+            }
+            Err(e) => return Err(e),
+        },
+        "Skill Level" => Change::Skill(int()?),
+        "Seed" => Change::Seed(int()? as u64),
         _ => return Err(OptionError::Unknown(name.trim().to_string())),
     })
 }
@@ -229,6 +285,14 @@ pub struct Settings {
     pub show_wdl: bool,
     /// Milliseconds kept in reserve per move.
     pub move_overhead_ms: u64,
+    /// Play at `elo` (else at `skill`).
+    pub limit_strength: bool,
+    /// Nominal Elo of the level when `limit_strength` is on.
+    pub elo: i64,
+    /// Skill level (20: full strength) when `limit_strength` is off.
+    pub skill: i64,
+    /// Seed of the level's random choices (0: from the clock).
+    pub seed: u64,
 }
 
 impl Default for Settings {
@@ -241,6 +305,10 @@ impl Default for Settings {
             chess960: false,
             show_wdl: false,
             move_overhead_ms: 10,
+            limit_strength: false,
+            elo: MAX_ELO,
+            skill: MAX_SKILL,
+            seed: 0,
         }
     }
 }
@@ -257,6 +325,21 @@ impl Settings {
             Change::ShowWdl(on) => self.show_wdl = on,
             Change::MoveOverhead(ms) => self.move_overhead_ms = ms,
             Change::ClearHash | Change::SearchParam { .. } => {}
+            Change::LimitStrength(on) => self.limit_strength = on,
+            Change::Elo { elo, .. } => self.elo = elo,
+            Change::Skill(skill) => self.skill = skill,
+            Change::Seed(seed) => self.seed = seed,
+        }
+    }
+
+    /// The playing level these settings ask for (`None`: full strength).
+    /// As in Stockfish, `UCI_LimitStrength` selects `UCI_Elo`, else
+    /// `Skill Level` applies.
+    pub fn level(&self) -> Option<Level> {
+        if self.limit_strength {
+            Some(Level::from_elo(self.elo))
+        } else {
+            Level::from_skill(self.skill)
         }
     }
 }
@@ -325,5 +408,26 @@ mod tests {
             ));
             assert!(matches!(parse(fields[0], Some("x")), Err(OptionError::Invalid { .. })));
         }
+    }
+
+    #[test]
+    fn elo_is_clamped_with_a_note_and_levels_follow_the_settings() {
+        assert_eq!(parse("UCI_Elo", Some("1500")), Ok(Change::Elo { elo: 1500, requested: None }));
+        let low = parse("uci_elo", Some("500")).unwrap();
+        assert_eq!(low, Change::Elo { elo: MIN_ELO, requested: Some(500) });
+        assert!(low.note().unwrap().contains("clamped to 1000"));
+        let high = parse("elo", Some("4000")).unwrap();
+        assert_eq!(high, Change::Elo { elo: MAX_ELO, requested: Some(4000) });
+        assert!(matches!(parse("UCI_Elo", Some("strong")), Err(OptionError::Invalid { .. })));
+        assert!(matches!(parse("Skill Level", Some("21")), Err(OptionError::OutOfRange { .. })));
+
+        let mut s = Settings::default();
+        assert_eq!(s.level(), None);
+        s.record(&Change::Skill(5));
+        assert_eq!(s.level(), Level::from_skill(5));
+        s.record(&Change::Elo { elo: 1800, requested: None });
+        assert_eq!(s.level(), Level::from_skill(5), "UCI_Elo needs UCI_LimitStrength");
+        s.record(&Change::LimitStrength(true));
+        assert_eq!(s.level(), Some(Level::from_elo(1800)));
     }
 }

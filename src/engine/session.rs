@@ -116,6 +116,14 @@ impl Session {
         with_session!(self, e => e.set_threads(threads))
     }
 
+    /// Plays at `level` from the next search on (see [`Engine::set_level`]).
+    pub fn set_level(&mut self, level: Option<crate::search::level::Level>, seed: u64) {
+        with_session!(self, e => {
+            e.wait();
+            e.set_level(level, seed)
+        })
+    }
+
     /// Switches to another table (after a resize).
     pub fn set_table(&mut self, tt: Arc<TranspositionTable>) {
         with_session!(self, e => e.set_table(tt))

@@ -103,6 +103,9 @@ pub fn handshake(settings: &Settings, variant: Variant) -> Vec<String> {
                 let value = match spec.name {
                     "Hash" => settings.hash_mb as i64,
                     "Threads" => settings.threads as i64,
+                    "UCI_Elo" => settings.elo,
+                    "Skill Level" => settings.skill,
+                    "Seed" => settings.seed as i64,
                     _ => default,
                 };
                 format!("param name={name} value={value} type=int min={min} max={max}")
@@ -408,6 +411,7 @@ impl HubLoop {
                 Session::new(variant, self.tt.clone(), self.signals.clone(), self.settings.threads)
             {
                 self.session = session;
+                self.session.set_level(self.settings.level(), self.settings.seed);
             }
             return;
         }
@@ -431,7 +435,20 @@ impl HubLoop {
             Change::Threads(n) => self.session.set_threads(n),
             _ => {}
         }
+        if let Some(note) = change.note() {
+            // Hub has no informational line: the clamp is reported as an
+            // error message although the clamped value is used.
+            self.error(&note.replace("UCI_Elo", "elo"));
+        }
         self.settings.record(&change);
+        // In Hub the parameter set last decides: `elo` plays at that Elo,
+        // `level` at that skill level (20: full strength).
+        match change {
+            Change::Elo { .. } => self.settings.limit_strength = true,
+            Change::Skill(_) => self.settings.limit_strength = false,
+            _ => {}
+        }
+        self.session.set_level(self.settings.level(), self.settings.seed);
     }
 }
 

@@ -500,7 +500,17 @@ impl<G: Evaluate> UciLoop<G> {
             }
             _ => {}
         }
+        if let Some(note) = change.note() {
+            self.printer.line(&format!("info string {}", printable(&note)));
+        }
         self.settings.record(&change);
+        if matches!(
+            change,
+            Change::LimitStrength(_) | Change::Elo { .. } | Change::Skill(_) | Change::Seed(_)
+        ) {
+            self.engine.wait();
+            self.engine.set_level(self.settings.level(), self.settings.seed);
+        }
     }
 
     fn set_position(&mut self, setup: Setup, moves: &[String]) {
@@ -571,6 +581,7 @@ impl<G: Evaluate> UciLoop<G> {
             searchmoves,
             multipv: self.settings.multipv,
             overhead: Duration::from_millis(self.settings.move_overhead_ms),
+            level: None,
         };
         let reporter =
             UciReporter { printer: self.printer.clone(), show_wdl: self.settings.show_wdl };

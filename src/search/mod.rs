@@ -6,12 +6,14 @@
 //! * [`ordering`]: move ordering (history, killers, counter moves).
 //! * [`tt`]: the shared lock-free transposition table.
 //! * [`params`]: every search tunable in one table.
+//! * [`level`]: playing levels for people (node budget, sampled move).
 //!
 //! The search never prints: results leave through a [`Reporter`], so one
 //! search serves UCI, Hub and DXP alike. Threads share only the table and the
 //! [`Signals`].
 
 pub mod alphabeta;
+pub mod level;
 pub mod ordering;
 pub mod params;
 pub mod score;
@@ -49,6 +51,8 @@ pub struct Limits<M> {
     pub multipv: usize,
     /// Time kept in reserve for transport and GUI.
     pub overhead: Duration,
+    /// Play at a level (node budget and a drawn move, see [`level`]).
+    pub level: Option<level::LevelPlay>,
 }
 
 impl<M> Default for Limits<M> {
@@ -64,6 +68,7 @@ impl<M> Default for Limits<M> {
             searchmoves: Vec::new(),
             multipv: 1,
             overhead: Duration::from_millis(10),
+            level: None,
         }
     }
 }

@@ -87,6 +87,8 @@ pub struct Worker<G: Evaluate> {
     pub(crate) root_depth: i32,
     pub(crate) stopped: bool,
     node_limit: Option<u64>,
+    /// A playing level's hard node cap, applied once depth 1 is done.
+    level_cap: Option<u64>,
     clock: Option<TimeKeeper>,
 }
 
@@ -112,6 +114,7 @@ impl<G: Evaluate> Worker<G> {
             root_depth: 0,
             stopped: false,
             node_limit: None,
+            level_cap: None,
             clock: None,
         };
         worker.set_params(Params::default());
@@ -166,6 +169,11 @@ impl<G: Evaluate> Worker<G> {
     fn check_limits(&mut self) {
         if let Some(limit) = self.node_limit {
             if self.nodes >= limit {
+                self.signals.stop.store(true, Ordering::Relaxed);
+            }
+        }
+        if let Some(cap) = self.level_cap {
+            if self.nodes >= cap && self.root_depth > 1 {
                 self.signals.stop.store(true, Ordering::Relaxed);
             }
         }
@@ -227,6 +235,9 @@ impl<G: Evaluate> Worker<G> {
         let mut stable_iterations = 0;
         let mut last_best = None;
         let mut last_score = 0;
+        // A level draws its move from the lines of the last finished
+        // iteration (move, score, principal variation).
+        let mut finished: Vec<(G::Move, Score, Vec<G::Move>)> = Vec::new();
 
         for depth in 1..=max_depth {
             // Helpers skip some depths so the threads spread over the tree.
@@ -261,6 +272,16 @@ impl<G: Evaluate> Worker<G> {
             }
             let best = &self.root_moves[0];
             outcome = Outcome { depth, score: best.score, pv: best.pv.clone(), nodes: 0 };
+            if let (true, Some(play)) = (main, limits.level) {
+                finished.clear();
+                let lines = &self.root_moves[..multipv];
+                finished.extend(lines.iter().map(|rm| (rm.mv, rm.score, rm.pv.clone())));
+                // No new iteration once half the budget is spent: the next
+                // one would cost about as much as all before it.
+                if self.nodes.saturating_mul(2) >= play.level.budget() {
+                    break;
+                }
+            }
 
             if !main {
                 continue;
@@ -292,6 +313,14 @@ impl<G: Evaluate> Worker<G> {
             // Stopped before depth 1 finished: any legal move beats none.
             outcome.pv = vec![self.root_moves[0].mv];
         }
+        if let Some(play) = limits.level.filter(|_| main) {
+            let lines: Vec<_> = finished.iter().map(|(mv, score, _)| (*mv, *score)).collect();
+            let chosen = play.level.choose(&lines, play.random);
+            if let Some((_, score, pv)) = finished.iter().find(|(mv, ..)| Some(*mv) == chosen) {
+                outcome.score = *score;
+                outcome.pv.clone_from(pv);
+            }
+        }
         outcome.nodes = self.nodes;
         outcome
     }
@@ -301,6 +330,9 @@ impl<G: Evaluate> Worker<G> {
         self.published = 0;
         self.stopped = false;
         self.node_limit = if self.id == 0 { limits.nodes } else { None };
+        self.level_cap =
+            limits.level.filter(|_| self.id == 0).map(|p| p.level.budget().saturating_mul(2));
+        self.root_depth = 0;
         self.keys.clear();
         let window = (root.reversible_plies() as usize).min(history.len());
         self.keys.extend_from_slice(&history[history.len() - window..]);

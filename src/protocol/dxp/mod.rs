@@ -90,6 +90,16 @@ pub struct Options {
     /// (tests and quick matches).
     #[arg(long)]
     pub movetime: Option<u64>,
+    /// Play at this nominal Elo (1000..=2800; see README "Playing levels").
+    #[arg(long, conflicts_with = "level", value_parser = clap::value_parser!(i64).range(
+        crate::search::level::MIN_ELO..=crate::search::level::MAX_ELO))]
+    pub elo: Option<i64>,
+    /// Play at this skill level (0..=20; 20 is full strength).
+    #[arg(long, value_parser = clap::value_parser!(i64).range(0..=crate::search::level::MAX_SKILL))]
+    pub level: Option<i64>,
+    /// Seed of the level's random choices (0: from the clock).
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
 }
 
 /// The validated settings a connection works with.
@@ -162,6 +172,12 @@ pub fn run(options: &Options) -> Result<(), String> {
     let signals = Arc::new(Signals::default());
     let mut engine =
         Engine::new(International::start_position(), Arc::new(tt), signals, options.threads);
+    let level = match (options.elo, options.level) {
+        (Some(elo), _) => Some(crate::search::level::Level::from_elo(elo)),
+        (None, Some(skill)) => crate::search::level::Level::from_skill(skill),
+        (None, None) => None,
+    };
+    engine.set_level(level, options.seed);
     match &options.connect {
         Some(address) => {
             let mut games_left = options.games.or(settings.initiator.then_some(1));

@@ -1,0 +1,236 @@
+//! Playing levels for people: a nominal Elo turned into a weaker but
+//! human-looking way of choosing the move to play.
+//!
+//! The method has two parts, both independent of the clock and of the
+//! machine's load, so a level calibrated at one time control keeps its
+//! meaning at another:
+//!
+//! 1. **A node budget.** Iterative deepening starts no new iteration once
+//!    half the budget is spent, and a hard cap of twice the budget ends an
+//!    iteration (depth 1 always finishes). A low level sees fewer plies, so
+//!    its mistakes are the horizon mistakes people make: a tactic one move
+//!    too deep, not a random piece thrown away.
+//! 2. **Sampling among the best lines.** The search scores [`LINES`] root
+//!    moves exactly (MultiPV); the move played is drawn with probability
+//!    `exp(-(best - score) / temperature)`, and no move is ever drawn that
+//!    loses more than `max_loss` against the best one. Small inaccuracies
+//!    are therefore common, big ones rare and capped, and at high levels the
+//!    cap is a fraction of a pawn: no piece is given away for nothing.
+//!
+//! Slower games: people make fewer mistakes with more time, and so does a
+//! level. Up to [`SLOW_FROM`] planned per move (the soft deadline of 60+0.6,
+//! Stockfish's calibration control) the budget is the table's; beyond it
+//! the budget grows with the square root of the planned time, up to 4x
+//! (about one ply more). The calibration runs below it.
+//!
+//! Both parts come from one table, [`ANCHORS`], interpolated between its
+//! rows (log-linearly for nodes). The table is what the calibration fits
+//! (`scripts/calibrate-levels`, README "Playing levels").
+//!
+//! Invariants: the chosen move is always one of the searched root moves
+//! (so always legal); the draw is a pure function of the seed, so a fixed
+//! seed and one thread reproduce a game.
+
+use crate::search::score::Score;
+use std::time::Duration;
+
+/// Weakest nominal Elo.
+pub const MIN_ELO: i64 = 1000;
+/// Strongest nominal Elo (about full strength at fast time controls).
+pub const MAX_ELO: i64 = 2800;
+/// Highest `Skill Level`; 20 is full strength.
+pub const MAX_SKILL: i64 = 20;
+/// Root moves scored exactly for the draw.
+pub const LINES: usize = 4;
+/// Planned time per move from which a level's budget grows (the soft
+/// deadline of 60+0.6 at the start of a game).
+pub const SLOW_FROM: Duration = Duration::from_millis(1600);
+
+/// One calibration point: nominal Elo, node budget, temperature and the
+/// largest loss against the best move ever played (both in centipawns or
+/// hundredths of a man).
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Anchor {
+    elo: f64,
+    nodes: f64,
+    temperature: f64,
+    max_loss: f64,
+}
+
+const fn anchor(elo: f64, nodes: f64, temperature: f64, max_loss: f64) -> Anchor {
+    Anchor { elo, nodes, temperature, max_loss }
+}
+
+/// The fitted mapping from nominal Elo to the weakening, by rising Elo.
+const ANCHORS: [Anchor; 7] = [
+    // Below Stockfish's 1350: extrapolated (depth 1 only, wide sampling).
+    anchor(1000.0, 1.0, 150.0, 450.0),
+    anchor(1400.0, 350.0, 50.0, 190.0),
+    anchor(1700.0, 3_000.0, 22.0, 100.0),
+    anchor(2000.0, 70_000.0, 6.5, 38.0),
+    // Above 2000 Stockfish's deep picks need far more nodes: 90 k at 2300
+    // scored 0.5/15 and 110 k at 2600 0/2 (README); these rows are the
+    // refit, not yet verified at 100 games.
+    anchor(2300.0, 500_000.0, 4.0, 28.0),
+    anchor(2600.0, 2_500_000.0, 2.5, 20.0),
+    anchor(2800.0, 8_000_000.0, 1.0, 10.0),
+];
+
+/// A playing level: everything the search needs to play at a nominal Elo.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Level {
+    elo: i64,
+    budget: u64,
+    temperature: f64,
+    max_loss: Score,
+}
+
+impl Level {
+    /// The level for a nominal Elo, clamped to `MIN_ELO..=MAX_ELO`.
+    pub fn from_elo(elo: i64) -> Level {
+        let elo = elo.clamp(MIN_ELO, MAX_ELO);
+        let x = elo as f64;
+        let upper = ANCHORS.iter().position(|a| a.elo >= x).unwrap_or(ANCHORS.len() - 1).max(1);
+        let (a, b) = (ANCHORS[upper - 1], ANCHORS[upper]);
+        let t = ((x - a.elo) / (b.elo - a.elo)).clamp(0.0, 1.0);
+        let lerp = |p: f64, q: f64| p + (q - p) * t;
+        Level {
+            elo,
+            budget: (a.nodes.ln() + (b.nodes.ln() - a.nodes.ln()) * t).exp().round() as u64,
+            temperature: lerp(a.temperature, b.temperature),
+            max_loss: lerp(a.max_loss, b.max_loss).round() as Score,
+        }
+    }
+
+    /// The level for a `Skill Level` (0..=20, clamped): evenly spaced on the
+    /// Elo scale, 0 = 1000 and 19 = 2710; 20 is full strength (no level).
+    pub fn from_skill(skill: i64) -> Option<Level> {
+        let skill = skill.clamp(0, MAX_SKILL);
+        (skill < MAX_SKILL).then(|| Level::from_elo(MIN_ELO + skill * 90))
+    }
+
+    /// The level for a game where about `per_move` is planned per move:
+    /// the budget grows with the square root of the time beyond
+    /// [`SLOW_FROM`], at most 4x.
+    pub fn at_time(self, per_move: Duration) -> Level {
+        let ratio = per_move.as_secs_f64() / SLOW_FROM.as_secs_f64();
+        let factor = ratio.sqrt().clamp(1.0, 4.0);
+        Level { budget: (self.budget as f64 * factor).round() as u64, ..self }
+    }
+
+    /// Nominal Elo.
+    pub fn elo(&self) -> i64 {
+        self.elo
+    }
+
+    /// Node budget per move.
+    pub fn budget(&self) -> u64 {
+        self.budget
+    }
+
+    /// Largest loss against the best line that may be played.
+    pub fn max_loss(&self) -> Score {
+        self.max_loss
+    }
+
+    /// Draws the move to play from `lines` (move and exact score, any
+    /// order), using the random number `random` (uniform over `u64`).
+    /// Returns `None` only for an empty list.
+    pub fn choose<M: Copy>(&self, lines: &[(M, Score)], random: u64) -> Option<M> {
+        // Mate scores are far apart; clamping keeps the arithmetic finite
+        // while a mate still dominates every ordinary score.
+        let clamp = |s: Score| s.clamp(-5_000, 5_000) as f64;
+        let best = lines.iter().map(|&(_, s)| clamp(s)).fold(f64::MIN, f64::max);
+        let weights: Vec<f64> = lines
+            .iter()
+            .map(|&(_, s)| {
+                let loss = best - clamp(s);
+                if loss > self.max_loss as f64 {
+                    0.0
+                } else {
+                    (-loss / self.temperature).exp()
+                }
+            })
+            .collect();
+        let total: f64 = weights.iter().sum();
+        // 53 random bits give a uniform point in [0, total).
+        let mut point = (random >> 11) as f64 / (1u64 << 53) as f64 * total;
+        for (i, w) in weights.iter().enumerate() {
+            if point < *w {
+                return Some(lines[i].0);
+            }
+            point -= w;
+        }
+        // Rounding left the point past the end: the best line.
+        lines.iter().max_by_key(|&&(_, s)| s).map(|&(m, _)| m)
+    }
+}
+
+/// How a search plays at a level: the level and the random number for this
+/// move's draw.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct LevelPlay {
+    /// The level.
+    pub level: Level,
+    /// Uniform random number for the draw.
+    pub random: u64,
+}
+
+/// SplitMix64: a well-mixed 64-bit value from any input (seed and position
+/// key in, random number out).
+pub fn mix(mut x: u64) -> u64 {
+    x = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    x = (x ^ (x >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    x = (x ^ (x >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    x ^ (x >> 31)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn levels_grow_with_elo() {
+        let mut last = Level::from_elo(MIN_ELO);
+        for elo in (MIN_ELO + 50..=MAX_ELO).step_by(50) {
+            let level = Level::from_elo(elo);
+            assert!(level.budget() >= last.budget(), "{elo}");
+            assert!(level.max_loss() <= last.max_loss(), "{elo}");
+            last = level;
+        }
+        assert_eq!(Level::from_elo(0), Level::from_elo(MIN_ELO));
+        assert_eq!(Level::from_elo(9999).elo(), MAX_ELO);
+        assert_eq!(Level::from_skill(20), None);
+        assert_eq!(Level::from_skill(0), Some(Level::from_elo(MIN_ELO)));
+    }
+
+    #[test]
+    fn slow_games_get_a_larger_budget_and_fast_ones_the_table() {
+        let level = Level::from_elo(1800);
+        assert_eq!(level.at_time(Duration::from_millis(100)), level);
+        assert_eq!(level.at_time(SLOW_FROM), level);
+        let slow = level.at_time(SLOW_FROM * 4);
+        assert_eq!(slow.budget(), level.budget() * 2);
+        assert_eq!(level.at_time(Duration::from_secs(3600)).budget(), level.budget() * 4);
+    }
+
+    #[test]
+    fn draws_never_exceed_the_loss_cap() {
+        let level = Level::from_elo(2700);
+        let lines = [(0, 50), (1, 45), (2, -250), (3, 40 - level.max_loss() - 20)];
+        let mut seen = [0; 4];
+        for i in 0..2000u64 {
+            seen[level.choose(&lines, mix(i)).unwrap()] += 1;
+        }
+        assert_eq!((seen[2], seen[3]), (0, 0));
+        assert!(seen[0] > seen[1] && seen[1] > 0, "{seen:?}");
+        assert_eq!(level.choose::<u8>(&[], 7), None);
+    }
+
+    #[test]
+    fn a_mate_is_never_thrown_away_at_high_levels() {
+        let level = Level::from_elo(2400);
+        let lines = [(0, 31_990), (1, 900), (2, 850)];
+        assert!((0..500u64).all(|i| level.choose(&lines, mix(i)) == Some(0)));
+    }
+}
