@@ -77,3 +77,25 @@ fn params_round_trip_through_setoption() {
         assert_eq!(errors, 2 * lines.len(), "{out}");
     }
 }
+
+#[test]
+fn params_round_trip_through_hub_set_param() {
+    // SPSA in draughts sets the same tunables over Hub.
+    let lines = params();
+    let mut input = String::from("hub\n");
+    for fields in &lines {
+        input += &format!("set-param name={} value={}\n", fields[0], fields[4]);
+    }
+    input += &format!("set-param name={} value={}\n", lines[0][0], "99999");
+    input += "ping\nquit\n";
+    let out = crown(&["hub"], &input);
+    let errors: Vec<&str> = out.lines().filter(|l| l.starts_with("error")).collect();
+    assert!(out.contains("pong"), "{out}");
+    if cfg!(feature = "tuning") {
+        assert_eq!(errors.len(), 1, "{out}");
+        assert!(errors[0].contains("outside"), "{out}");
+    } else {
+        assert_eq!(errors.len(), lines.len() + 1, "{out}");
+        assert!(errors.iter().all(|l| l.contains("unknown parameter")), "{out}");
+    }
+}

@@ -124,7 +124,13 @@ impl Session {
         })
     }
 
+    /// Replaces the search tunables (SPSA over Hub, tuning builds).
     /// Switches to another table (after a resize).
+    pub fn set_params(&mut self, params: crate::search::params::Params) {
+        with_session!(self, e => e.set_params(params))
+    }
+
+    /// Replaces the shared transposition table.
     pub fn set_table(&mut self, tt: Arc<TranspositionTable>) {
         with_session!(self, e => e.set_table(tt))
     }

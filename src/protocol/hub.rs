@@ -41,6 +41,7 @@ use crate::engine::Engine;
 use crate::game::{Game, Variant};
 use crate::protocol::hub_parse::{cut, parse, quote};
 use crate::protocol::{spawn_reader, Command, Go, Level, Printer, Setup, IDLE_POLL};
+use crate::search::params::{self, Params};
 use crate::search::score::{is_mate, Score, MATE};
 use crate::search::tt::{self, TranspositionTable};
 use crate::search::{Info, Limits, Reporter, Signals};
@@ -246,6 +247,8 @@ pub struct HubLoop {
     pending: VecDeque<Command>,
     /// Whether the last search has printed its `done`.
     answered: Arc<AtomicBool>,
+    /// Search tunables set over Hub (tuning builds), kept across variants.
+    params: Params,
 }
 
 impl HubLoop {
@@ -274,6 +277,7 @@ impl HubLoop {
             level: Level::default(),
             pending: VecDeque::new(),
             answered: Arc::new(AtomicBool::new(true)),
+            params: Params::default(),
         };
         let commands = spawn_reader(input, parse, signals);
         'lines: loop {
@@ -412,12 +416,15 @@ impl HubLoop {
             {
                 self.session = session;
                 self.session.set_level(self.settings.level(), self.settings.seed);
+                self.session.set_params(self.params);
             }
             return;
         }
-        // Only the Hub names: `Hash` is UCI's name for `tt-size`.
+        // Only the Hub names (`Hash` is UCI's name for `tt-size`), and in
+        // tuning builds the search tunables (for SPSA over Hub).
         let hub_name = options::find(name).and_then(|spec| spec.hub);
-        if !hub_name.is_some_and(|h| h.eq_ignore_ascii_case(name.trim())) {
+        let tunable = params::TUNING && params::find(name).is_some();
+        if !tunable && !hub_name.is_some_and(|h| h.eq_ignore_ascii_case(name.trim())) {
             return self.error(&format!("unknown parameter '{}'", cut(name, 30)));
         }
         let change = match options::parse(name, value) {
@@ -433,6 +440,10 @@ impl HubLoop {
                 self.session.set_table(self.tt.clone());
             }
             Change::Threads(n) => self.session.set_threads(n),
+            Change::SearchParam { name, value } => {
+                self.params.set(name, value);
+                self.session.set_params(self.params);
+            }
             _ => {}
         }
         if let Some(note) = change.note() {
