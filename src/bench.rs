@@ -10,7 +10,7 @@
 
 use crate::engine::pool;
 use crate::eval::Evaluate;
-use crate::game::Variant;
+use crate::game::{random_playout, Variant};
 use crate::protocol::Printer;
 use crate::search::tt::TranspositionTable;
 use crate::search::{Limits, Signals, Silent, Worker};
@@ -65,21 +65,9 @@ pub fn bench<G: Evaluate>(variant: Variant, depth: i32) -> (u64, Duration) {
 
 /// A position `plies` moves into a deterministic pseudo-random game (stops
 /// early at a game end).
-fn walk<G: Evaluate>(mut pos: G, plies: usize, seed: u64) -> G {
-    let mut state = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15);
-    for _ in 0..plies {
-        let mut list = G::MoveList::default();
-        pos.generate(&mut list);
-        if list.is_empty() {
-            break;
-        }
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        let mv = list[(state % list.len() as u64) as usize];
-        pos.play(mv);
-    }
-    pos
+fn walk<G: Evaluate>(pos: G, plies: usize, seed: u64) -> G {
+    let mut line = random_playout(pos, plies, seed.wrapping_mul(0x9E37_79B9_7F4A_7C15));
+    line.pop().expect("a playout holds its start")
 }
 
 /// Runs the bench of every game built in and prints one line per game and

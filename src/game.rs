@@ -424,6 +424,30 @@ macro_rules! with_game {
     }};
 }
 
+/// The positions of a deterministic pseudo-random game from `start`: `start`
+/// itself, then the position after each of up to `plies` uniformly drawn
+/// legal moves (fewer when the game ends). `seed` picks the game; the draw is
+/// a xorshift64 generator, so the same seed gives the same game everywhere
+/// (benches, tests).
+pub fn random_playout<G: Game>(start: G, plies: usize, seed: u64) -> Vec<G> {
+    let mut state = if seed == 0 { 0x9E37_79B9_7F4A_7C15 } else { seed };
+    let mut pos = start;
+    let mut positions = vec![pos.clone()];
+    for _ in 0..plies {
+        let mut list = G::MoveList::default();
+        pos.generate(&mut list);
+        if list.is_empty() {
+            break;
+        }
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        pos.play(list[(state % list.len() as u64) as usize]);
+        positions.push(pos.clone());
+    }
+    positions
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

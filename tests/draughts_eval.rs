@@ -10,28 +10,13 @@ use crown::draughts::rules::{
 use crown::draughts::{Antidraughts, International, Position};
 use crown::eval::draughts::DraughtsEvaluator;
 use crown::eval::{Evaluator, Tunable};
-use crown::game::{Game, Side, Variant};
+use crown::game::{random_playout, Game, Side, Variant};
 
 /// Positions from random playouts of `R` (deterministic), start included.
 fn playouts<R: Rules>(games: usize) -> Vec<Position<R>> {
-    let mut state = 0x2545_F491_4F6C_DD1Du64;
-    let mut positions = Vec::new();
-    for _ in 0..games {
-        let mut pos = Position::<R>::start(R::VARIANT);
-        for _ in 0..200 {
-            positions.push(pos);
-            let mut list = <Position<R> as Game>::MoveList::default();
-            pos.generate(&mut list);
-            if list.is_empty() {
-                break;
-            }
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            pos.play(list[(state % list.len() as u64) as usize]);
-        }
-    }
-    positions
+    (0..games as u64)
+        .flat_map(|game| random_playout(Position::<R>::start(R::VARIANT), 199, 0x2545 + game))
+        .collect()
 }
 
 /// The evaluation from White's point of view.

@@ -8,27 +8,12 @@ use crate::draughts::rules::{
     AntidraughtsRules, BrazilianRules, EnglishRules, InternationalRules, ItalianRules,
     RussianRules, TurkishRules,
 };
-use crate::game::Game;
+use crate::game::{random_playout, Game};
 
 fn playouts<R: Rules>(games: usize) -> Vec<Position<R>> {
-    let mut state = 0x9E37_79B9_7F4A_7C15u64;
-    let mut positions = Vec::new();
-    for _ in 0..games {
-        let mut pos = Position::<R>::start_position();
-        for _ in 0..200 {
-            positions.push(pos);
-            let mut list = <Position<R> as Game>::MoveList::default();
-            pos.generate(&mut list);
-            if list.is_empty() {
-                break;
-            }
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            pos.play(list[(state % list.len() as u64) as usize]);
-        }
-    }
-    positions
+    (0..games as u64)
+        .flat_map(|game| random_playout(Position::<R>::start_position(), 199, 0x9E37 + game))
+        .collect()
 }
 
 /// The board turned by 180 degrees with the colours swapped.
