@@ -189,6 +189,11 @@ pub trait Game: Clone + Send + Sync + fmt::Debug + fmt::Display + 'static {
     const FORCED_CAPTURES: bool = false;
     /// Size of per-move history tables indexed by [`Game::history_index`].
     const HISTORY_SIZE: usize;
+    /// How continuation history keys an earlier move: its history index
+    /// modulo this. Chess keeps all of it (piece and square); draughts
+    /// keeps the destination square (`from * 64 + to`, modulo 64), since
+    /// a full from-to pair squared would be a 33 MB table per thread.
+    const CONTINUATION_KEYS: usize;
 
     /// The standard start position of `variant`. For Chess960 the standard
     /// chess array (position 518) in Chess960 mode.

@@ -45,6 +45,7 @@ impl Game for Toy {
     type PositionError = ToyError;
     type MoveError = ToyError;
     const HISTORY_SIZE: usize = 3;
+    const CONTINUATION_KEYS: usize = 3;
 
     fn start(_: Variant) -> Self {
         Toy { total: 0, stm: Side::White }

@@ -38,6 +38,7 @@ impl Game for Position {
 
     const NULL_MOVE: bool = true;
     const HISTORY_SIZE: usize = 12 * 64;
+    const CONTINUATION_KEYS: usize = 12 * 64;
 
     fn start(variant: Variant) -> Self {
         let mode = mode_of(variant);

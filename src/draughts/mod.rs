@@ -51,6 +51,7 @@ impl<R: Rules> Game for Position<R> {
     const NULL_MOVE: bool = false;
     const FORCED_CAPTURES: bool = true;
     const HISTORY_SIZE: usize = 64 * 64;
+    const CONTINUATION_KEYS: usize = 64;
 
     fn start(_variant: Variant) -> Self {
         Self::start_position()

@@ -11,7 +11,7 @@
 
 use crate::eval::{Evaluate, Evaluator};
 use crate::game::{Game, NoMoveResult};
-use crate::search::ordering::{is_bad_tactical, loses_exchange, MovePicker};
+use crate::search::ordering::{is_bad_tactical, loses_exchange, Continuation, MovePicker};
 use crate::search::score::{is_mate, Score, DRAW, EVAL_LIMIT, INFINITE, MATE, MAX_PLY};
 use crate::search::tt::{Bound, Entry, Store};
 use crate::search::worker::Worker;
@@ -302,8 +302,10 @@ impl<G: Evaluate> Worker<G> {
             None
         };
         let single_reply = list.len() == 1;
-        let previous = ply.checked_sub(1).and_then(|p| self.frames[p].played);
-        let mut picker = MovePicker::new(pos, &mut list, tt_move, &self.history, ply, previous);
+        // The two moves before this node, for continuation history.
+        let played = |back: usize| ply.checked_sub(back).and_then(|p| self.frames[p].played);
+        let cont = Continuation { previous: played(1), before: played(2) };
+        let mut picker = MovePicker::new(pos, &mut list, tt_move, &self.history, ply, cont);
 
         let mut best_score = -INFINITE;
         let mut best_move = None;
@@ -414,7 +416,7 @@ impl<G: Evaluate> Worker<G> {
                 r += i32::from(!improving) + i32::from(cut_node);
                 r -= i32::from(N::PV) + i32::from(gives_check);
                 if quiet {
-                    r -= self.history.quiet_score(pos, mv) / 8192;
+                    r -= self.history.quiet_score(pos, mv, cont) / 16_384;
                 }
                 let reduced = (new_depth - r.max(0)).clamp(1, new_depth.max(1));
                 score = -self.search::<NonPv>(&child, reduced, -alpha - 1, -alpha, ply + 1, true);
@@ -458,7 +460,9 @@ impl<G: Evaluate> Worker<G> {
                         self.update_pv(ply, mv);
                     }
                     if score >= beta {
-                        // Step 16: a cutoff teaches the ordering heuristics.
+                        // Step 16: a cutoff teaches the ordering heuristics:
+                        // butterfly and continuation history (the move as an
+                        // answer to the last two plies), killer, counter move.
                         if quiet {
                             self.history.update_quiet(
                                 pos,
@@ -466,7 +470,7 @@ impl<G: Evaluate> Worker<G> {
                                 &quiets[..quiet_count],
                                 depth,
                                 ply,
-                                previous,
+                                cont,
                             );
                         }
                         break;
@@ -571,7 +575,8 @@ impl<G: Evaluate> Worker<G> {
             .as_ref()
             .filter(|e| e.mv != 0)
             .and_then(|e| list.iter().copied().find(|&m| G::move_key(m) == e.mv));
-        let mut picker = MovePicker::new(pos, &mut list, tt_move, &self.history, ply, None);
+        let mut picker =
+            MovePicker::new(pos, &mut list, tt_move, &self.history, ply, Continuation::default());
         let mut best_move = None;
         while let Some((mv, order)) = picker.pick(pos) {
             // Step 4: losing exchanges are not worth resolving.

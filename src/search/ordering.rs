@@ -5,7 +5,10 @@
 //! The history tables are per thread (never shared), indexed by
 //! [`Game::history_index`], and updated with the gravity formula
 //! `h += bonus - h * |bonus| / HISTORY_MAX`, which keeps every entry within
-//! `±HISTORY_MAX` without periodic scaling.
+//! `±HISTORY_MAX` without periodic scaling. A quiet move's history score is
+//! the sum of three tables: butterfly (the move alone), and continuation
+//! history on the previous move and on the one before it (the move as an
+//! answer to the opponent's last move, and as a follow-up to our own).
 
 use crate::eval::Evaluate;
 use crate::game::Game;
@@ -20,11 +23,25 @@ const KILLER: i32 = 1 << 27;
 const COUNTER: i32 = KILLER - 1;
 const BAD_TACTICAL: i32 = -(1 << 28);
 
+/// The earlier moves a node's continuation history is conditioned on, as
+/// history indices (`None` at the root or after a null move).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Continuation {
+    /// The move that led to this node (the opponent's).
+    pub previous: Option<usize>,
+    /// The move before it (the side to move's own last move).
+    pub before: Option<usize>,
+}
+
 /// Per-thread ordering memory.
 #[derive(Clone)]
 pub struct History<G: Game> {
     /// Butterfly history by side to move and history index.
     quiet: Vec<i32>,
+    /// Continuation history: by the key of an earlier move
+    /// ([`Game::CONTINUATION_KEYS`]) and the history index of this one.
+    /// One table serves one and two plies back, as in Stockfish.
+    continuation: Vec<i16>,
     /// Two killer moves per ply: quiet moves that caused a cutoff.
     killers: Vec<[Option<G::Move>; 2]>,
     /// The quiet move that refuted each previous move (by its history index).
@@ -37,6 +54,7 @@ impl<G: Game> Default for History<G> {
     fn default() -> Self {
         History {
             quiet: vec![0; 2 * G::HISTORY_SIZE],
+            continuation: vec![0; G::CONTINUATION_KEYS * G::HISTORY_SIZE],
             killers: vec![[None; 2]; MAX_PLY + 2],
             counters: vec![None; G::HISTORY_SIZE],
             bonus_max: 1600,
@@ -62,9 +80,19 @@ impl<G: Game> History<G> {
         pos.side_to_move().index() * G::HISTORY_SIZE + pos.history_index(mv) % G::HISTORY_SIZE
     }
 
-    /// History score of a quiet move.
-    pub fn quiet_score(&self, pos: &G, mv: G::Move) -> i32 {
-        self.quiet[Self::quiet_slot(pos, mv)]
+    fn continuation_slot(earlier: usize, index: usize) -> usize {
+        (earlier % G::CONTINUATION_KEYS) * G::HISTORY_SIZE + index % G::HISTORY_SIZE
+    }
+
+    /// History score of a quiet move: butterfly plus both continuations,
+    /// within `±3 * HISTORY_MAX`.
+    pub fn quiet_score(&self, pos: &G, mv: G::Move, cont: Continuation) -> i32 {
+        let index = pos.history_index(mv);
+        let mut score = self.quiet[Self::quiet_slot(pos, mv)];
+        for earlier in [cont.previous, cont.before].into_iter().flatten() {
+            score += i32::from(self.continuation[Self::continuation_slot(earlier, index)]);
+        }
+        score
     }
 
     /// Rewards `best` (which caused a cutoff at `depth`) and punishes the
@@ -76,12 +104,18 @@ impl<G: Game> History<G> {
         tried: &[G::Move],
         depth: i32,
         ply: usize,
-        previous: Option<usize>,
+        cont: Continuation,
     ) {
         let bonus = (depth * depth * 16).min(self.bonus_max);
         let mut apply = |mv: G::Move, delta: i32| {
             let slot = &mut self.quiet[Self::quiet_slot(pos, mv)];
             *slot += delta - *slot * delta.abs() / HISTORY_MAX;
+            let index = pos.history_index(mv);
+            for earlier in [cont.previous, cont.before].into_iter().flatten() {
+                let slot = &mut self.continuation[Self::continuation_slot(earlier, index)];
+                let h = i32::from(*slot);
+                *slot = (h + delta - h * delta.abs() / HISTORY_MAX) as i16;
+            }
         };
         apply(best, bonus);
         for &mv in tried.iter().filter(|&&mv| mv != best) {
@@ -93,7 +127,7 @@ impl<G: Game> History<G> {
                 k[0] = Some(best);
             }
         }
-        if let Some(index) = previous {
+        if let Some(index) = cont.previous {
             self.counters[index % G::HISTORY_SIZE] = Some(best);
         }
     }
@@ -141,10 +175,10 @@ impl<'a, G: Evaluate> MovePicker<'a, G> {
         tt_move: Option<G::Move>,
         history: &History<G>,
         ply: usize,
-        previous: Option<usize>,
+        cont: Continuation,
     ) -> MovePicker<'a, G> {
         let killers = history.killers(ply);
-        let counter = history.counter(previous);
+        let counter = history.counter(cont.previous);
         let mut scores = [i32::MIN; SCORED];
         let mut untested = [0; SCORED / 64];
         for (i, (slot, &mv)) in scores.iter_mut().zip(moves.iter()).enumerate() {
@@ -168,7 +202,7 @@ impl<'a, G: Evaluate> MovePicker<'a, G> {
                 } else if counter == Some(mv) {
                     COUNTER - 1
                 } else {
-                    history.quiet_score(pos, mv)
+                    history.quiet_score(pos, mv, cont)
                 }
             };
         }
@@ -244,5 +278,38 @@ pub fn loses_exchange<G: Evaluate>(pos: &G, mv: G::Move, score: i32) -> bool {
         true
     } else {
         !pos.see_ge(mv, 0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::chess::Position;
+    use crate::game::Variant;
+
+    #[test]
+    fn continuation_history_learns_the_answer_to_a_move() {
+        let pos = Position::start(Variant::Chess);
+        let (knight, pawn) = (pos.parse_move("g1f3").unwrap(), pos.parse_move("e2e4").unwrap());
+        let after_d5 = Continuation { previous: Some(100), before: None };
+        let after_e5 = Continuation { previous: Some(200), before: None };
+        let mut history = History::<Position>::default();
+        for _ in 0..4 {
+            history.update_quiet(&pos, knight, &[pawn, knight], 8, 0, after_d5);
+        }
+        // Butterfly history is shared by both contexts; the continuation
+        // part is only where the cutoff happened.
+        let learned = history.quiet_score(&pos, knight, after_d5);
+        let elsewhere = history.quiet_score(&pos, knight, after_e5);
+        assert!(learned > elsewhere && elsewhere > 0, "{learned} {elsewhere}");
+        assert!(
+            history.quiet_score(&pos, pawn, after_d5) < history.quiet_score(&pos, pawn, after_e5)
+        );
+        assert_eq!(history.counter(Some(100)), Some(knight));
+        // Gravity keeps every table within its bound.
+        for _ in 0..1000 {
+            history.update_quiet(&pos, knight, &[], 20, 0, after_d5);
+        }
+        assert!(history.quiet_score(&pos, knight, after_d5) <= 3 * HISTORY_MAX);
     }
 }
