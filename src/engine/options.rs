@@ -5,7 +5,7 @@
 //! text and returns the [`Change`] to apply, leaving the settings untouched
 //! when the value is refused, so a bad `setoption` changes nothing.
 
-use crate::search::level::{Level, MAX_ELO, MAX_SKILL, MIN_ELO};
+use crate::search::level::{Level, Scale, MAX_ELO, MAX_SKILL, MIN_ELO};
 use crate::search::params;
 use std::fmt;
 
@@ -334,12 +334,12 @@ impl Settings {
 
     /// The playing level these settings ask for (`None`: full strength).
     /// As in Stockfish, `UCI_LimitStrength` selects `UCI_Elo`, else
-    /// `Skill Level` applies.
-    pub fn level(&self) -> Option<Level> {
+    /// `Skill Level` applies. `scale` is the game's calibration.
+    pub fn level(&self, scale: Scale) -> Option<Level> {
         if self.limit_strength {
-            Some(Level::from_elo(self.elo))
+            Some(Level::from_elo(scale, self.elo))
         } else {
-            Level::from_skill(self.skill)
+            Level::from_skill(scale, self.skill)
         }
     }
 }
@@ -422,12 +422,17 @@ mod tests {
         assert!(matches!(parse("Skill Level", Some("21")), Err(OptionError::OutOfRange { .. })));
 
         let mut s = Settings::default();
-        assert_eq!(s.level(), None);
+        assert_eq!(s.level(Scale::Chess), None);
         s.record(&Change::Skill(5));
-        assert_eq!(s.level(), Level::from_skill(5));
+        assert_eq!(s.level(Scale::Chess), Level::from_skill(Scale::Chess, 5));
         s.record(&Change::Elo { elo: 1800, requested: None });
-        assert_eq!(s.level(), Level::from_skill(5), "UCI_Elo needs UCI_LimitStrength");
+        assert_eq!(
+            s.level(Scale::Chess),
+            Level::from_skill(Scale::Chess, 5),
+            "UCI_Elo needs UCI_LimitStrength"
+        );
         s.record(&Change::LimitStrength(true));
-        assert_eq!(s.level(), Some(Level::from_elo(1800)));
+        assert_eq!(s.level(Scale::Chess), Some(Level::from_elo(Scale::Chess, 1800)));
+        assert_eq!(s.level(Scale::Draughts), Some(Level::from_elo(Scale::Draughts, 1800)));
     }
 }

@@ -41,6 +41,7 @@ use crate::engine::Engine;
 use crate::game::{Game, Variant};
 use crate::protocol::hub_parse::{cut, parse, quote};
 use crate::protocol::{spawn_reader, Command, Go, Level, Printer, Setup, IDLE_POLL};
+use crate::search::level::Scale;
 use crate::search::params::{self, Params};
 use crate::search::score::{is_mate, Score, MATE};
 use crate::search::tt::{self, TranspositionTable};
@@ -415,7 +416,7 @@ impl HubLoop {
                 Session::new(variant, self.tt.clone(), self.signals.clone(), self.settings.threads)
             {
                 self.session = session;
-                self.session.set_level(self.settings.level(), self.settings.seed);
+                self.session.set_level(self.settings.level(Scale::Draughts), self.settings.seed);
                 self.session.set_params(self.params);
             }
             return;
@@ -459,7 +460,7 @@ impl HubLoop {
             Change::Skill(_) => self.settings.limit_strength = false,
             _ => {}
         }
-        self.session.set_level(self.settings.level(), self.settings.seed);
+        self.session.set_level(self.settings.level(Scale::Draughts), self.settings.seed);
     }
 }
 

@@ -16,6 +16,7 @@ use crate::engine::Engine;
 use crate::eval::Evaluate;
 use crate::game::{Game, Variant};
 use crate::protocol::{spawn_reader, Command, Go, Parsed, Printer, Setup};
+use crate::search::level::Scale;
 use crate::search::score::{mate_in_moves, MATE};
 use crate::search::tt::{self, TranspositionTable};
 use crate::search::{Info, Limits, Reporter, ScoreBound, Signals};
@@ -509,7 +510,7 @@ impl<G: Evaluate> UciLoop<G> {
             Change::LimitStrength(_) | Change::Elo { .. } | Change::Skill(_) | Change::Seed(_)
         ) {
             self.engine.wait();
-            self.engine.set_level(self.settings.level(), self.settings.seed);
+            self.engine.set_level(self.settings.level(Scale::Chess), self.settings.seed);
         }
     }
 

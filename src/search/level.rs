@@ -18,14 +18,16 @@
 //!    cap is a fraction of a pawn: no piece is given away for nothing.
 //!
 //! Slower games: people make fewer mistakes with more time, and so does a
-//! level. Up to [`SLOW_FROM`] planned per move (the soft deadline of 60+0.6,
-//! Stockfish's calibration control) the budget is the table's; beyond it
-//! the budget grows with the square root of the planned time, up to 4x
-//! (about one ply more). The calibration runs below it.
+//! level. Up to [`SLOW_FROM`] planned per move (what 60+0.6, Stockfish's
+//! calibration control, plans for a move at the start) the budget is the
+//! table's; beyond it the budget grows with the square root of the planned
+//! time, up to 4x (about one ply more). The calibration runs below it.
 //!
-//! Both parts come from one table, [`ANCHORS`], interpolated between its
-//! rows (log-linearly for nodes). The table is what the calibration fits
-//! (`scripts/calibrate-levels`, README "Playing levels").
+//! Both parts come from one table per [`Scale`], interpolated between its
+//! rows (log-linearly for nodes). The tables are what the calibration fits
+//! (`scripts/calibrate-levels`, README "Playing levels"): chess against
+//! Stockfish's own levels, draughts against full-strength Crown. They
+//! differ because the same node budget is worth far more in draughts.
 //!
 //! Invariants: the chosen move is always one of the searched root moves
 //! (so always legal); the draw is a pure function of the seed, so a fixed
@@ -43,8 +45,8 @@ pub const MAX_SKILL: i64 = 20;
 /// Root moves scored exactly for the draw.
 pub const LINES: usize = 4;
 /// Planned time per move from which a level's budget grows (the soft
-/// deadline of 60+0.6 at the start of a game).
-pub const SLOW_FROM: Duration = Duration::from_millis(1600);
+/// deadline of 60+0.6 at the start of a game, 2.57 s).
+pub const SLOW_FROM: Duration = Duration::from_millis(2600);
 
 /// One calibration point: nominal Elo, node budget, temperature and the
 /// largest loss against the best move ever played (both in centipawns or
@@ -61,19 +63,55 @@ const fn anchor(elo: f64, nodes: f64, temperature: f64, max_loss: f64) -> Anchor
     Anchor { elo, nodes, temperature, max_loss }
 }
 
-/// The fitted mapping from nominal Elo to the weakening, by rising Elo.
-const ANCHORS: [Anchor; 7] = [
+/// Which calibration a level follows: the games have their own tables.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Scale {
+    /// Chess and Chess960: Stockfish 15.1's `UCI_Elo` (CCRL 40/4).
+    Chess,
+    /// Every draughts variant: steps measured between adjacent levels,
+    /// anchored to full-strength Crown.
+    Draughts,
+}
+
+impl Scale {
+    fn anchors(self) -> &'static [Anchor] {
+        match self {
+            Scale::Chess => &CHESS,
+            Scale::Draughts => &DRAUGHTS,
+        }
+    }
+}
+
+/// The fitted mapping for chess, by rising Elo.
+const CHESS: [Anchor; 8] = [
     // Below Stockfish's 1350: extrapolated (depth 1 only, wide sampling).
     anchor(1000.0, 1.0, 150.0, 450.0),
     anchor(1400.0, 350.0, 50.0, 190.0),
-    anchor(1700.0, 3_000.0, 22.0, 100.0),
+    anchor(1700.0, 1_300.0, 28.0, 120.0),
+    // Stockfish gains two plies (depth 5 to 7) between 1850 and 2000.
+    anchor(1850.0, 5_000.0, 20.0, 90.0),
     anchor(2000.0, 70_000.0, 6.5, 38.0),
-    // Above 2000 Stockfish's deep picks need far more nodes: 90 k at 2300
-    // scored 0.5/15 and 110 k at 2600 0/2 (README); these rows are the
-    // refit, not yet verified at 100 games.
-    anchor(2300.0, 500_000.0, 4.0, 28.0),
-    anchor(2600.0, 2_500_000.0, 2.5, 20.0),
-    anchor(2800.0, 8_000_000.0, 1.0, 10.0),
+    // Stockfish's 2300 (depth 11 with little noise) beats Crown at full
+    // strength at 10+0.1 (-153 +/- 81) and about breaks even with it at
+    // 60+0.6 (README), so the rows above are Crown's strongest settings,
+    // not Stockfish's 2300-2800; 2800 is full strength (the clock).
+    anchor(2300.0, 2_000_000.0, 2.0, 15.0),
+    anchor(2600.0, 4_000_000.0, 1.0, 10.0),
+    anchor(2800.0, 10_000_000.0, 0.5, 5.0),
+];
+
+/// The fitted mapping for draughts (hundredths of a man), by rising Elo.
+/// The scale is relative: 2800 is full-strength Crown at 10+0.1 and each
+/// row sits one measured step below the next (each budget about 3x the
+/// one below, where chess needs far larger steps).
+const DRAUGHTS: [Anchor; 7] = [
+    anchor(1000.0, 630.0, 120.0, 375.0),
+    anchor(1400.0, 2_300.0, 48.0, 182.0),
+    anchor(1700.0, 6_000.0, 30.0, 130.0),
+    anchor(2000.0, 19_000.0, 12.0, 60.0),
+    anchor(2300.0, 58_000.0, 6.0, 35.0),
+    anchor(2600.0, 260_000.0, 2.5, 18.0),
+    anchor(2800.0, 1_000_000.0, 1.0, 10.0),
 ];
 
 /// A playing level: everything the search needs to play at a nominal Elo.
@@ -86,12 +124,14 @@ pub struct Level {
 }
 
 impl Level {
-    /// The level for a nominal Elo, clamped to `MIN_ELO..=MAX_ELO`.
-    pub fn from_elo(elo: i64) -> Level {
+    /// The level for a nominal Elo on `scale`, clamped to
+    /// `MIN_ELO..=MAX_ELO`.
+    pub fn from_elo(scale: Scale, elo: i64) -> Level {
+        let anchors = scale.anchors();
         let elo = elo.clamp(MIN_ELO, MAX_ELO);
         let x = elo as f64;
-        let upper = ANCHORS.iter().position(|a| a.elo >= x).unwrap_or(ANCHORS.len() - 1).max(1);
-        let (a, b) = (ANCHORS[upper - 1], ANCHORS[upper]);
+        let upper = anchors.iter().position(|a| a.elo >= x).unwrap_or(anchors.len() - 1).max(1);
+        let (a, b) = (anchors[upper - 1], anchors[upper]);
         let t = ((x - a.elo) / (b.elo - a.elo)).clamp(0.0, 1.0);
         let lerp = |p: f64, q: f64| p + (q - p) * t;
         Level {
@@ -104,9 +144,9 @@ impl Level {
 
     /// The level for a `Skill Level` (0..=20, clamped): evenly spaced on the
     /// Elo scale, 0 = 1000 and 19 = 2710; 20 is full strength (no level).
-    pub fn from_skill(skill: i64) -> Option<Level> {
+    pub fn from_skill(scale: Scale, skill: i64) -> Option<Level> {
         let skill = skill.clamp(0, MAX_SKILL);
-        (skill < MAX_SKILL).then(|| Level::from_elo(MIN_ELO + skill * 90))
+        (skill < MAX_SKILL).then(|| Level::from_elo(scale, MIN_ELO + skill * 90))
     }
 
     /// The level for a game where about `per_move` is planned per move:
@@ -191,22 +231,28 @@ mod tests {
 
     #[test]
     fn levels_grow_with_elo() {
-        let mut last = Level::from_elo(MIN_ELO);
-        for elo in (MIN_ELO + 50..=MAX_ELO).step_by(50) {
-            let level = Level::from_elo(elo);
-            assert!(level.budget() >= last.budget(), "{elo}");
-            assert!(level.max_loss() <= last.max_loss(), "{elo}");
-            last = level;
+        for scale in [Scale::Chess, Scale::Draughts] {
+            let mut last = Level::from_elo(scale, MIN_ELO);
+            for elo in (MIN_ELO + 50..=MAX_ELO).step_by(50) {
+                let level = Level::from_elo(scale, elo);
+                assert!(level.budget() > last.budget(), "{scale:?} {elo}");
+                assert!(level.max_loss() <= last.max_loss(), "{scale:?} {elo}");
+                last = level;
+            }
+            assert_eq!(Level::from_elo(scale, 0), Level::from_elo(scale, MIN_ELO));
+            assert_eq!(Level::from_elo(scale, 9999).elo(), MAX_ELO);
+            assert_eq!(Level::from_skill(scale, 20), None);
+            assert_eq!(Level::from_skill(scale, 0), Some(Level::from_elo(scale, MIN_ELO)));
         }
-        assert_eq!(Level::from_elo(0), Level::from_elo(MIN_ELO));
-        assert_eq!(Level::from_elo(9999).elo(), MAX_ELO);
-        assert_eq!(Level::from_skill(20), None);
-        assert_eq!(Level::from_skill(0), Some(Level::from_elo(MIN_ELO)));
+        // The same nominal Elo buys fewer nodes in draughts.
+        let (chess, draughts) =
+            (Level::from_elo(Scale::Chess, 2300), Level::from_elo(Scale::Draughts, 2300));
+        assert!(draughts.budget() < chess.budget());
     }
 
     #[test]
     fn slow_games_get_a_larger_budget_and_fast_ones_the_table() {
-        let level = Level::from_elo(1800);
+        let level = Level::from_elo(Scale::Chess, 1800);
         assert_eq!(level.at_time(Duration::from_millis(100)), level);
         assert_eq!(level.at_time(SLOW_FROM), level);
         let slow = level.at_time(SLOW_FROM * 4);
@@ -216,7 +262,7 @@ mod tests {
 
     #[test]
     fn draws_never_exceed_the_loss_cap() {
-        let level = Level::from_elo(2700);
+        let level = Level::from_elo(Scale::Chess, 2700);
         let lines = [(0, 50), (1, 45), (2, -250), (3, 40 - level.max_loss() - 20)];
         let mut seen = [0; 4];
         for i in 0..2000u64 {
@@ -229,7 +275,7 @@ mod tests {
 
     #[test]
     fn a_mate_is_never_thrown_away_at_high_levels() {
-        let level = Level::from_elo(2400);
+        let level = Level::from_elo(Scale::Chess, 2400);
         let lines = [(0, 31_990), (1, 900), (2, 850)];
         assert!((0..500u64).all(|i| level.choose(&lines, mix(i)) == Some(0)));
     }

@@ -30,6 +30,7 @@ mod codec_tests;
 use crate::draughts::International;
 use crate::engine::Engine;
 use crate::game::{Game, Side, Variant};
+use crate::search::level::{Level, Scale};
 use crate::search::tt::TranspositionTable;
 use crate::search::Signals;
 use std::net::{TcpListener, TcpStream, ToSocketAddrs};
@@ -173,8 +174,8 @@ pub fn run(options: &Options) -> Result<(), String> {
     let mut engine =
         Engine::new(International::start_position(), Arc::new(tt), signals, options.threads);
     let level = match (options.elo, options.level) {
-        (Some(elo), _) => Some(crate::search::level::Level::from_elo(elo)),
-        (None, Some(skill)) => crate::search::level::Level::from_skill(skill),
+        (Some(elo), _) => Some(Level::from_elo(Scale::Draughts, elo)),
+        (None, Some(skill)) => Level::from_skill(Scale::Draughts, skill),
         (None, None) => None,
     };
     engine.set_level(level, options.seed);
