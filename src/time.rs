@@ -51,9 +51,9 @@ pub fn allocate(clock: Clock, overhead: Duration) -> Deadlines {
     let hard = (base * 3).min(ceiling).max(Duration::from_millis(1));
     // The whole per-move share: the search scales it by stability (0.7x
     // for a settled best move up to 2.2x for a changing one with a falling
-    // score), and iterations that would not finish are not started. At 3/5
-    // of it Crown used about 40% of its clock at 10+0.1; the full share
-    // measured +25 +/- 33 Elo over 249 games at 5+0.05.
+    // score), and no iteration starts after it. At 3/5 of it Crown used
+    // about 40% of its clock at 10+0.1; the full share measured +25 +/- 33
+    // Elo over 249 games at 5+0.05.
     let soft = base.min(hard);
     Deadlines { soft, hard }
 }

@@ -66,7 +66,8 @@ const fn anchor(elo: f64, nodes: f64, temperature: f64, max_loss: f64) -> Anchor
 /// Which calibration a level follows: the games have their own tables.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Scale {
-    /// Chess and Chess960: Stockfish 15.1's `UCI_Elo` (CCRL 40/4).
+    /// Chess and Chess960: Stockfish 15.1's `UCI_Elo` (CCRL 40/4) up to
+    /// 2150, Crown's strongest settings above.
     Chess,
     /// Every draughts variant: steps measured between adjacent levels,
     /// anchored to full-strength Crown.
