@@ -76,8 +76,8 @@ impl<G: Game> History<G> {
         }
     }
 
-    fn quiet_slot(pos: &G, mv: G::Move) -> usize {
-        pos.side_to_move().index() * G::HISTORY_SIZE + pos.history_index(mv) % G::HISTORY_SIZE
+    fn quiet_slot(pos: &G, index: usize) -> usize {
+        pos.side_to_move().index() * G::HISTORY_SIZE + index % G::HISTORY_SIZE
     }
 
     fn continuation_slot(earlier: usize, index: usize) -> usize {
@@ -88,7 +88,7 @@ impl<G: Game> History<G> {
     /// within `±3 * HISTORY_MAX`.
     pub fn quiet_score(&self, pos: &G, mv: G::Move, cont: Continuation) -> i32 {
         let index = pos.history_index(mv);
-        let mut score = self.quiet[Self::quiet_slot(pos, mv)];
+        let mut score = self.quiet[Self::quiet_slot(pos, index)];
         for earlier in [cont.previous, cont.before].into_iter().flatten() {
             score += i32::from(self.continuation[Self::continuation_slot(earlier, index)]);
         }
@@ -108,9 +108,9 @@ impl<G: Game> History<G> {
     ) {
         let bonus = (depth * depth * 16).min(self.bonus_max);
         let mut apply = |mv: G::Move, delta: i32| {
-            let slot = &mut self.quiet[Self::quiet_slot(pos, mv)];
-            *slot += delta - *slot * delta.abs() / HISTORY_MAX;
             let index = pos.history_index(mv);
+            let slot = &mut self.quiet[Self::quiet_slot(pos, index)];
+            *slot += delta - *slot * delta.abs() / HISTORY_MAX;
             for earlier in [cont.previous, cont.before].into_iter().flatten() {
                 let slot = &mut self.continuation[Self::continuation_slot(earlier, index)];
                 let h = i32::from(*slot);
