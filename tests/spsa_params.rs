@@ -1,12 +1,18 @@
 //! `crown params` and the UCI options of a tuning build, with the real
 //! binary: every line `crown params` prints is OpenBench's SPSA input format,
 //! and (with `--features tuning`) can be sent back as `setoption` without
-//! an error, while a value out of range is refused with a message.
+//! an error, while a value out of range is refused with a message. A tuning
+//! build also switches single search steps off (`step_<name>`, for
+//! ablation matches); other builds refuse those names.
 //!
 //! Run the second half with `cargo test --profile ci --features tuning --test spsa_params`.
 
+mod uci_support;
+
+use crown::search::params::STEPS;
 use std::io::Write;
 use std::process::{Command, Stdio};
+use uci_support::{field, Engine};
 
 fn crown(args: &[&str], input: &str) -> String {
     let mut child = Command::new(env!("CARGO_BIN_EXE_crown"))
@@ -98,4 +104,42 @@ fn params_round_trip_through_hub_set_param() {
         assert_eq!(errors.len(), lines.len() + 1, "{out}");
         assert!(errors.iter().all(|l| l.contains("unknown parameter")), "{out}");
     }
+}
+
+/// Nodes of a depth-9 search of a middlegame from a new game, after `setup`.
+fn nodes_at_depth_9(engine: &mut Engine, setup: &[&str]) -> u64 {
+    for line in setup {
+        engine.send(line);
+    }
+    engine.send("ucinewgame");
+    engine.send("position fen r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP2BPPP/R2QKB1R w KQ - 0 8");
+    assert!(engine.sync().is_empty(), "{}", engine.dump());
+    let lines = engine.search("go depth 9");
+    let last = lines.iter().rev().find_map(|l| field(l, "nodes")).expect("an info line with nodes");
+    last.parse().unwrap()
+}
+
+#[test]
+fn search_steps_switch_off_only_in_tuning_builds() {
+    let mut engine = Engine::ready();
+    if !cfg!(feature = "tuning") {
+        engine.send("setoption name step_nmp value false");
+        let out = engine.sync();
+        assert_eq!(out, ["info string error: unknown option 'step_nmp'"]);
+        engine.quit();
+        return;
+    }
+    for (name, _) in STEPS {
+        let option = format!("option name {name} type check default true");
+        assert!(engine.transcript.contains(&option), "missing '{option}'");
+    }
+    let full = nodes_at_depth_9(&mut engine, &[]);
+    let no_null_move = nodes_at_depth_9(&mut engine, &["setoption name step_nmp value false"]);
+    assert_ne!(full, no_null_move, "switching null move off changes the search");
+    let again = nodes_at_depth_9(&mut engine, &["setoption name STEP_NMP value true"]);
+    assert_eq!(full, again, "switching it back on restores the search");
+    engine.send("setoption name step_nmp value maybe");
+    assert_eq!(engine.sync(), ["info string error: invalid value 'maybe' for option step_nmp"]);
+    assert_eq!(nodes_at_depth_9(&mut engine, &[]), full, "a refused value changes nothing");
+    engine.quit();
 }

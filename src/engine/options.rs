@@ -110,6 +110,14 @@ pub enum Change {
         /// Its new value, within its range.
         value: i32,
     },
+    /// Switch a search step on or off (tuning builds only; see
+    /// `search/params.rs`).
+    SearchStep {
+        /// The step.
+        step: params::Step,
+        /// Whether the search runs it.
+        on: bool,
+    },
     /// Play at the level `UCI_Elo` (true) or `Skill Level` (false).
     LimitStrength(bool),
     /// Nominal Elo of the level; `requested` holds an out-of-range value
@@ -193,6 +201,14 @@ pub fn parse(name: &str, value: Option<&str>) -> Result<Change, OptionError> {
         if let Some(spec) = params::find(name) {
             return parse_search_param(spec, value);
         }
+        if let Some((name, step)) = params::find_step(name) {
+            let text = value.map(str::trim).unwrap_or("");
+            return match text.to_ascii_lowercase().as_str() {
+                "true" => Ok(Change::SearchStep { step, on: true }),
+                "false" => Ok(Change::SearchStep { step, on: false }),
+                _ => Err(OptionError::Invalid { name, value: text.to_string() }),
+            };
+        }
     }
     let spec = find(name).ok_or_else(|| OptionError::Unknown(name.trim().to_string()))?;
     let text = value.map(str::trim).unwrap_or("");
@@ -254,10 +270,10 @@ fn parse_search_param(
     Ok(Change::SearchParam { name: spec.name, value: v as i32 })
 }
 
-/// The UCI options of a tuning build: one spin per search tunable (none in
-/// other builds).
+/// The UCI options of a tuning build: one spin per search tunable, then one
+/// check per switchable search step (none in other builds).
 pub fn search_param_options() -> impl Iterator<Item = Spec> {
-    params::TABLE.iter().filter(|_| params::TUNING).map(|s| Spec {
+    let tunables = params::TABLE.iter().map(|s| Spec {
         name: s.name,
         hub: None,
         kind: Kind::Spin {
@@ -265,7 +281,13 @@ pub fn search_param_options() -> impl Iterator<Item = Spec> {
             min: i64::from(s.min),
             max: i64::from(s.max),
         },
-    })
+    });
+    let steps = params::STEPS.iter().map(|&(name, _)| Spec {
+        name,
+        hub: None,
+        kind: Kind::Check { default: true },
+    });
+    tunables.chain(steps).filter(|_| params::TUNING)
 }
 
 /// The current values of every option.
@@ -324,7 +346,7 @@ impl Settings {
             Change::Chess960(on) => self.chess960 = on,
             Change::ShowWdl(on) => self.show_wdl = on,
             Change::MoveOverhead(ms) => self.move_overhead_ms = ms,
-            Change::ClearHash | Change::SearchParam { .. } => {}
+            Change::ClearHash | Change::SearchParam { .. } | Change::SearchStep { .. } => {}
             Change::LimitStrength(on) => self.limit_strength = on,
             Change::Elo { elo, .. } => self.elo = elo,
             Change::Skill(skill) => self.skill = skill,
@@ -387,9 +409,15 @@ mod tests {
         if !params::TUNING {
             assert!(options.is_empty());
             assert!(matches!(parse(name, Some("1")), Err(OptionError::Unknown(_))));
+            assert!(matches!(parse("step_nmp", Some("false")), Err(OptionError::Unknown(_))));
             return;
         }
-        assert_eq!(options.len(), params::TABLE.len());
+        assert_eq!(options.len(), params::TABLE.len() + params::STEPS.len());
+        for &(name, step) in params::STEPS {
+            assert_eq!(parse(name, Some("false")), Ok(Change::SearchStep { step, on: false }));
+            assert_eq!(parse(name, Some("True")), Ok(Change::SearchStep { step, on: true }));
+            assert!(matches!(parse(name, Some("1")), Err(OptionError::Invalid { .. })));
+        }
         // Every line of `crown params` is a valid setoption that changes the
         // parameter; values out of range are refused with their range.
         for line in params::spsa_lines() {

@@ -649,6 +649,12 @@ impl Evaluate for Position {
         let pawns_and_king = self.pieces(us, PieceKind::Pawn) | self.pieces(us, PieceKind::King);
         (self.color(us) & !pawns_and_king).any()
     }
+
+    fn zugzwang_likely(&self) -> bool {
+        let us = self.side_to_move();
+        let pawns_and_king = self.pieces(us, PieceKind::Pawn) | self.pieces(us, PieceKind::King);
+        (self.color(us) & !pawns_and_king).count() <= 1
+    }
 }
 
 #[cfg(test)]
@@ -694,6 +700,23 @@ mod tests {
         let a = eval("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3");
         let b = eval("rnbqkb1r/pppp1ppp/5n2/4p3/4P3/2N5/PPPP1PPP/R1BQKBNR b KQkq - 2 3");
         assert_eq!(a, b);
+    }
+
+    #[test]
+    fn null_move_is_refused_or_verified_where_zugzwang_threatens() {
+        let pos = |fen| Position::from_fen(fen, Variant::Chess).unwrap();
+        // Pawns only: no null move at all.
+        let pawns = pos("4k3/4p3/8/8/8/8/4P3/4K3 w - - 0 1");
+        assert!(!pawns.null_move_safe());
+        // One piece: a null move, verified.
+        let rook = pos("4k3/4p3/8/8/8/8/4P3/R3K3 w - - 0 1");
+        assert!(rook.null_move_safe() && rook.zugzwang_likely());
+        // Two pieces, or the opponent's material only: trusted.
+        let two = pos("4k3/4p3/8/8/8/8/4P3/R3KB2 w - - 0 1");
+        assert!(two.null_move_safe() && !two.zugzwang_likely());
+        let start = pos(crate::chess::START_FEN);
+        assert!(!start.zugzwang_likely());
+        assert!(pos("4k3/4p3/8/8/8/8/4P3/R3KB2 b - - 0 1").zugzwang_likely());
     }
 
     #[test]

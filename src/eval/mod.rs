@@ -54,6 +54,14 @@ pub trait Evaluate: Game {
         false
     }
 
+    /// Whether the side to move is short enough of material that zugzwang
+    /// is likely, so that a null move's fail high is verified by a real
+    /// search (chess: at most one piece besides pawns and king). Only asked
+    /// when [`Game::NULL_MOVE`] is true.
+    fn zugzwang_likely(&self) -> bool {
+        false
+    }
+
     /// The endgame tablebase result for the side to move, when a loaded
     /// table covers this position (default: no tablebase).
     fn tablebase(&self) -> Option<crate::egtb::Wdl> {

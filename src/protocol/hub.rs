@@ -424,7 +424,8 @@ impl HubLoop {
         // Only the Hub names (`Hash` is UCI's name for `tt-size`), and in
         // tuning builds the search tunables (for SPSA over Hub).
         let hub_name = options::find(name).and_then(|spec| spec.hub);
-        let tunable = params::TUNING && params::find(name).is_some();
+        let tunable =
+            params::TUNING && (params::find(name).is_some() || params::find_step(name).is_some());
         if !tunable && !hub_name.is_some_and(|h| h.eq_ignore_ascii_case(name.trim())) {
             return self.error(&format!("unknown parameter '{}'", cut(name, 30)));
         }
@@ -443,6 +444,10 @@ impl HubLoop {
             Change::Threads(n) => self.session.set_threads(n),
             Change::SearchParam { name, value } => {
                 self.params.set(name, value);
+                self.session.set_params(self.params);
+            }
+            Change::SearchStep { step, on } => {
+                self.params.off = self.params.off.with(step, !on);
                 self.session.set_params(self.params);
             }
             _ => {}

@@ -489,6 +489,11 @@ impl<G: Evaluate> UciLoop<G> {
                 params.set(name, value);
                 self.engine.set_params(params);
             }
+            Change::SearchStep { step, on } => {
+                let mut params = self.engine.params();
+                params.off = params.off.with(step, !on);
+                self.engine.set_params(params);
+            }
             Change::Chess960(on) if on != self.settings.chess960 => {
                 // Re-read the current position in the new castling mode.
                 self.engine.wait();

@@ -12,6 +12,7 @@
 use crate::eval::{Evaluate, Evaluator};
 use crate::game::{Game, NoMoveResult};
 use crate::search::ordering::{is_bad_tactical, loses_exchange, Continuation, MovePicker};
+use crate::search::params::Step;
 use crate::search::score::{is_mate, Score, DRAW, EVAL_LIMIT, INFINITE, MATE, MAX_PLY};
 use crate::search::tt::{Bound, Entry, Store};
 use crate::search::worker::Worker;
@@ -105,7 +106,7 @@ impl<G: Evaluate> Worker<G> {
                 report(mv, index + 1);
             }
             let child = self.enter(pos, mv, 0);
-            let extension = i32::from(child.in_check());
+            let extension = i32::from(child.in_check() && self.params.on(Step::CheckExtension));
             let new_depth = depth - 1 + extension;
             let seldepth_before = self.seldepth;
             self.seldepth = 0;
@@ -165,6 +166,7 @@ impl<G: Evaluate> Worker<G> {
         cut_node: bool,
     ) -> Score {
         let in_check = pos.in_check();
+        let params = self.params;
 
         // Step 1: horizon. Quiescence resolves captures so that the static
         // evaluation is only ever taken in a quiet position.
@@ -192,10 +194,12 @@ impl<G: Evaluate> Worker<G> {
 
         // Step 4: mate distance pruning: no line from here can beat a mate
         // already found closer to the root.
-        alpha = alpha.max(-MATE + ply as Score);
-        beta = beta.min(MATE - ply as Score - 1);
-        if alpha >= beta {
-            return alpha;
+        if params.on(Step::MateDistance) {
+            alpha = alpha.max(-MATE + ply as Score);
+            beta = beta.min(MATE - ply as Score - 1);
+            if alpha >= beta {
+                return alpha;
+            }
         }
 
         // Step 5: transposition table. A deep enough stored bound ends a
@@ -242,20 +246,31 @@ impl<G: Evaluate> Worker<G> {
             _ => false,
         };
         self.history.clear_killers(ply);
-        let params = self.params;
 
         if let (false, Some(eval), None) = (N::PV, eval, excluded) {
             // Step 7: reverse futility pruning: so far above beta that a
             // quiet move will not bring the opponent back.
             let margin = params.rfp_margin * (depth - i32::from(improving));
-            if depth <= params.rfp_depth && eval - margin >= beta && !is_mate(beta) {
+            if params.on(Step::ReverseFutility)
+                && depth <= params.rfp_depth
+                && eval - margin >= beta
+                && !is_mate(beta)
+            {
                 return (eval + beta) / 2;
             }
 
             // Step 8: null move pruning: if passing still fails high, a real
-            // move will too (unsound in zugzwang, hence `null_move_safe`).
+            // move will too (unsound in zugzwang, hence `null_move_safe`,
+            // and the verification below).
             let after_null = ply > 0 && self.frames[ply - 1].null;
-            if G::NULL_MOVE && depth >= 3 && eval >= beta && !after_null && pos.null_move_safe() {
+            if G::NULL_MOVE
+                && params.on(Step::NullMove)
+                && depth >= 3
+                && eval >= beta
+                && !after_null
+                && ply >= self.nmp_min_ply
+                && pos.null_move_safe()
+            {
                 let reduction = params.nmp_base
                     + depth / params.nmp_divisor
                     + ((eval - beta) / params.nmp_eval_divisor).min(3);
@@ -278,7 +293,29 @@ impl<G: Evaluate> Worker<G> {
                     return DRAW;
                 }
                 if score >= beta {
-                    return if is_mate(score) { beta } else { score };
+                    let score = if is_mate(score) { beta } else { score };
+                    // Step 8b: verification: where zugzwang is likely (little
+                    // material besides pawns) or the null search was deep
+                    // enough to hide one, the fail high must also hold in a
+                    // reduced search of the real moves, with no null move
+                    // for the next plies (as in Stockfish).
+                    let verify = params.on(Step::NullMoveVerification)
+                        && self.nmp_min_ply == 0
+                        && (depth >= params.nmp_verify_depth || pos.zugzwang_likely());
+                    if !verify {
+                        return score;
+                    }
+                    let verify_depth = depth - reduction;
+                    self.nmp_min_ply = ply + 1 + 3 * verify_depth.max(0) as usize / 4;
+                    let verified =
+                        self.search::<NonPv>(pos, verify_depth, beta - 1, beta, ply, false);
+                    self.nmp_min_ply = 0;
+                    if self.stopped {
+                        return DRAW;
+                    }
+                    if verified >= beta {
+                        return score;
+                    }
                 }
             }
         }
@@ -286,7 +323,12 @@ impl<G: Evaluate> Worker<G> {
         // Step 9: internal iterative reduction: a node with no stored move
         // is probably not important enough to search at full depth.
         let tt_key = entry.as_ref().map_or(0, |e| e.mv);
-        if depth >= 4 && tt_key == 0 && (N::PV || cut_node) && excluded.is_none() {
+        if params.on(Step::InternalReduction)
+            && depth >= 4
+            && tt_key == 0
+            && (N::PV || cut_node)
+            && excluded.is_none()
+        {
             depth -= 1;
         }
 
@@ -329,22 +371,31 @@ impl<G: Evaluate> Worker<G> {
                 if quiet {
                     // Late move pruning: late quiet moves at low depth.
                     let limit = (params.lmp_base + depth * depth) / (2 - i32::from(improving));
-                    if depth <= 8 && quiet_count as i32 >= limit {
+                    if params.on(Step::LateMovePruning) && depth <= 8 && quiet_count as i32 >= limit
+                    {
                         skip_quiets = true;
                         continue;
                     }
                     // Futility: the evaluation is too far below alpha.
                     if let Some(eval) = eval {
                         let margin = params.futility_base + params.futility_margin * depth;
-                        if depth <= params.futility_depth && eval + margin <= alpha {
+                        if params.on(Step::Futility)
+                            && depth <= params.futility_depth
+                            && eval + margin <= alpha
+                        {
                             skip_quiets = true;
                             continue;
                         }
                     }
-                    if depth <= 8 && !pos.see_ge(mv, -params.see_quiet_margin * depth) {
+                    if params.on(Step::SeePruning)
+                        && depth <= 8
+                        && !pos.see_ge(mv, -params.see_quiet_margin * depth)
+                    {
                         continue;
                     }
-                } else if depth <= 6 && !pos.see_ge(mv, -params.see_capture_margin * depth * depth)
+                } else if params.on(Step::SeePruning)
+                    && depth <= 6
+                    && !pos.see_ge(mv, -params.see_capture_margin * depth * depth)
                 {
                     continue;
                 }
@@ -354,7 +405,8 @@ impl<G: Evaluate> Worker<G> {
             // better than every other, it deserves a deeper look.
             let mut extension = 0;
             if let (Some(e), true) = (&entry, Some(mv) == tt_move) {
-                if depth >= 8
+                if params.on(Step::SingularExtension)
+                    && depth >= 8
                     && ply > 0
                     && excluded.is_none()
                     && e.bound == Bound::Lower
@@ -393,7 +445,7 @@ impl<G: Evaluate> Worker<G> {
             // Step 13: check extension: a check is forcing, so its line is
             // short and worth resolving.
             let gives_check = child.in_check();
-            if gives_check {
+            if gives_check && params.on(Step::CheckExtension) {
                 extension = extension.max(1);
             }
             // Step 13b: single-reply extension where captures are compulsory
@@ -410,7 +462,10 @@ impl<G: Evaluate> Worker<G> {
             // Step 14: late move reductions: late quiet moves are searched
             // shallower first and only re-searched when they surprise.
             let mut score;
-            if depth >= 3 && searched > 1 + usize::from(N::PV) && (quiet || is_bad_tactical(order))
+            if params.on(Step::LateMoveReductions)
+                && depth >= 3
+                && searched > 1 + usize::from(N::PV)
+                && (quiet || is_bad_tactical(order))
             {
                 let mut r = self.lmr[(depth as usize).min(63)][searched.min(63)] as i32;
                 r += i32::from(!improving) + i32::from(cut_node);
@@ -580,7 +635,7 @@ impl<G: Evaluate> Worker<G> {
         let mut best_move = None;
         while let Some((mv, order)) = picker.pick(pos) {
             // Step 4: losing exchanges are not worth resolving.
-            if may_stand && loses_exchange(pos, mv, order) {
+            if may_stand && self.params.on(Step::QsearchSee) && loses_exchange(pos, mv, order) {
                 continue;
             }
             let child = self.enter(pos, mv, ply);

@@ -12,6 +12,7 @@
 
 use crate::eval::Evaluate;
 use crate::game::Game;
+use crate::search::params::{Step, Steps, TUNING};
 use crate::search::score::MAX_PLY;
 
 /// Bound of every history entry.
@@ -48,6 +49,8 @@ pub struct History<G: Game> {
     counters: Vec<Option<G::Move>>,
     /// Largest bonus of one update (a search tunable).
     pub bonus_max: i32,
+    /// The ordering steps switched off (tuning builds, for ablation).
+    pub off: Steps,
 }
 
 impl<G: Game> Default for History<G> {
@@ -58,6 +61,7 @@ impl<G: Game> Default for History<G> {
             killers: vec![[None; 2]; MAX_PLY + 2],
             counters: vec![None; G::HISTORY_SIZE],
             bonus_max: 1600,
+            off: Steps::NONE,
         }
     }
 }
@@ -65,8 +69,14 @@ impl<G: Game> Default for History<G> {
 impl<G: Game> History<G> {
     /// Forgets everything (a new game).
     pub fn clear(&mut self) {
-        let bonus_max = self.bonus_max;
-        *self = History { bonus_max, ..History::default() };
+        let (bonus_max, off) = (self.bonus_max, self.off);
+        *self = History { bonus_max, off, ..History::default() };
+    }
+
+    /// Whether `step` learns (always, outside tuning builds).
+    #[inline(always)]
+    fn learns(&self, step: Step) -> bool {
+        !TUNING || !self.off.contains(step)
     }
 
     /// Clears the killers of the ply after `ply` (they belong to siblings).
@@ -107,10 +117,16 @@ impl<G: Game> History<G> {
         cont: Continuation,
     ) {
         let bonus = (depth * depth * 16).min(self.bonus_max);
+        let butterfly = self.learns(Step::History);
+        let previous = cont.previous;
+        let cont =
+            if self.learns(Step::ContinuationHistory) { cont } else { Continuation::default() };
         let mut apply = |mv: G::Move, delta: i32| {
             let index = pos.history_index(mv);
-            let slot = &mut self.quiet[Self::quiet_slot(pos, index)];
-            *slot += delta - *slot * delta.abs() / HISTORY_MAX;
+            if butterfly {
+                let slot = &mut self.quiet[Self::quiet_slot(pos, index)];
+                *slot += delta - *slot * delta.abs() / HISTORY_MAX;
+            }
             for earlier in [cont.previous, cont.before].into_iter().flatten() {
                 let slot = &mut self.continuation[Self::continuation_slot(earlier, index)];
                 let h = i32::from(*slot);
@@ -121,13 +137,13 @@ impl<G: Game> History<G> {
         for &mv in tried.iter().filter(|&&mv| mv != best) {
             apply(mv, -bonus);
         }
-        if let Some(k) = self.killers.get_mut(ply) {
+        if let (true, Some(k)) = (self.learns(Step::Killers), self.killers.get_mut(ply)) {
             if k[0] != Some(best) {
                 k[1] = k[0];
                 k[0] = Some(best);
             }
         }
-        if let Some(index) = cont.previous {
+        if let (true, Some(index)) = (self.learns(Step::CounterMove), previous) {
             self.counters[index % G::HISTORY_SIZE] = Some(best);
         }
     }

@@ -10,6 +10,11 @@
 //! A build with the cargo feature `tuning` ([`TUNING`]) offers every
 //! tunable as a UCI spin option of the same name; `crown params` prints the
 //! table in OpenBench's SPSA input format ([`spsa_lines`]) in every build.
+//!
+//! The same builds can switch single search steps off ([`Step`], UCI check
+//! options `step_<name>`), so that what each step is worth is measured by a
+//! match against the full search (an ablation). In other builds every step
+//! is on and the test folds away at compile time ([`Params::on`]).
 
 /// One tunable as the table declares it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -32,11 +37,13 @@ macro_rules! search_params {
         #[derive(Clone, Copy, Debug, PartialEq, Eq)]
         pub struct Params {
             $($(#[doc = $doc])* pub $name: i32,)*
+            /// The search steps switched off (tuning builds only).
+            pub off: Steps,
         }
 
         impl Default for Params {
             fn default() -> Self {
-                Params { $($name: $default,)* }
+                Params { $($name: $default,)* off: Steps::NONE }
             }
         }
 
@@ -86,6 +93,8 @@ search_params! {
     nmp_divisor: 4, 2, 8, 1;
     /// Null move: evaluation margin divisor added to the reduction.
     nmp_eval_divisor: 200, 80, 400, 20;
+    /// Null move: shallowest depth at which a fail high is verified.
+    nmp_verify_depth: 14, 8, 24, 1;
     /// Futility pruning: base margin.
     futility_base: 80, 20, 200, 10;
     /// Futility pruning: margin per ply.
@@ -112,6 +121,103 @@ search_params! {
 
 /// Whether this build offers every tunable as a UCI option (`--features tuning`).
 pub const TUNING: bool = cfg!(feature = "tuning");
+
+/// A search step that a tuning build can switch off to measure its worth.
+/// The search cites each by its step number.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Step {
+    /// Aspiration windows around the previous iteration's score.
+    Aspiration,
+    /// Mate distance pruning.
+    MateDistance,
+    /// Reverse futility pruning.
+    ReverseFutility,
+    /// Null move pruning.
+    NullMove,
+    /// Verification of a null move's fail high.
+    NullMoveVerification,
+    /// Internal iterative reduction.
+    InternalReduction,
+    /// Late move pruning.
+    LateMovePruning,
+    /// Futility pruning of quiet moves.
+    Futility,
+    /// Exchange (SEE) pruning in the main search.
+    SeePruning,
+    /// Singular extension (and its multi-cut).
+    SingularExtension,
+    /// Check extension.
+    CheckExtension,
+    /// Late move reductions.
+    LateMoveReductions,
+    /// Exchange pruning in quiescence.
+    QsearchSee,
+    /// Killer moves.
+    Killers,
+    /// Counter moves.
+    CounterMove,
+    /// Butterfly history.
+    History,
+    /// Continuation history.
+    ContinuationHistory,
+}
+
+/// Every switchable step with its option name (`step_<name>`).
+pub const STEPS: &[(&str, Step)] = &[
+    ("step_aspiration", Step::Aspiration),
+    ("step_mate_distance", Step::MateDistance),
+    ("step_rfp", Step::ReverseFutility),
+    ("step_nmp", Step::NullMove),
+    ("step_nmp_verification", Step::NullMoveVerification),
+    ("step_iir", Step::InternalReduction),
+    ("step_lmp", Step::LateMovePruning),
+    ("step_futility", Step::Futility),
+    ("step_see_pruning", Step::SeePruning),
+    ("step_singular", Step::SingularExtension),
+    ("step_check_extension", Step::CheckExtension),
+    ("step_lmr", Step::LateMoveReductions),
+    ("step_qsearch_see", Step::QsearchSee),
+    ("step_killers", Step::Killers),
+    ("step_counter_move", Step::CounterMove),
+    ("step_history", Step::History),
+    ("step_continuation_history", Step::ContinuationHistory),
+];
+
+/// The switchable step called `name` (ignoring case), with its spelling.
+pub fn find_step(name: &str) -> Option<(&'static str, Step)> {
+    STEPS.iter().copied().find(|(n, _)| n.eq_ignore_ascii_case(name.trim()))
+}
+
+/// A set of search steps, one bit each.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Steps(u32);
+
+impl Steps {
+    /// No step.
+    pub const NONE: Steps = Steps(0);
+
+    /// Whether `step` is in the set.
+    #[inline(always)]
+    pub fn contains(self, step: Step) -> bool {
+        self.0 & (1 << step as u32) != 0
+    }
+
+    /// The set with `step` added (`true`) or removed (`false`).
+    pub fn with(self, step: Step, present: bool) -> Steps {
+        let bit = 1 << step as u32;
+        Steps(if present { self.0 | bit } else { self.0 & !bit })
+    }
+}
+
+impl Params {
+    /// Whether the search runs `step`: always, except in a tuning build
+    /// that switched it off (a constant `true` elsewhere, so the test costs
+    /// nothing per node).
+    #[inline(always)]
+    pub fn on(&self, step: Step) -> bool {
+        !TUNING || !self.off.contains(step)
+    }
+}
 
 /// The SPSA learning-rate end value `crown params` prints (OpenBench's default).
 pub const SPSA_RATE: f64 = 0.002;
@@ -151,6 +257,22 @@ mod tests {
             assert!(!p.set(spec.name, spec.max + 1));
         }
         assert!(!p.set("no_such_param", 1));
+    }
+
+    #[test]
+    fn steps_switch_off_one_at_a_time() {
+        let mut p = Params::default();
+        for &(name, step) in STEPS {
+            assert!(p.on(step), "{name}");
+            assert_eq!(find_step(&name.to_ascii_uppercase()), Some((name, step)));
+            assert!(find(name).is_none(), "{name} is not a tunable");
+        }
+        p.off = p.off.with(Step::NullMove, true);
+        assert_eq!(p.on(Step::NullMove), !TUNING);
+        assert!(p.on(Step::Futility));
+        p.off = p.off.with(Step::NullMove, false);
+        assert_eq!(p, Params::default());
+        assert!(find_step("step_nothing").is_none());
     }
 
     #[test]

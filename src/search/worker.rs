@@ -8,7 +8,7 @@
 
 use crate::eval::Evaluate;
 use crate::search::ordering::History;
-use crate::search::params::Params;
+use crate::search::params::{Params, Step};
 use crate::search::score::{mate_in_moves, Score, INFINITE, MAX_PLY};
 use crate::search::tt::TranspositionTable;
 use crate::search::{Info, Limits, Outcome, Reporter, ScoreBound, Signals};
@@ -85,6 +85,9 @@ pub struct Worker<G: Evaluate> {
     pub(crate) root_moves: Vec<RootMove<G::Move>>,
     pub(crate) pv_index: usize,
     pub(crate) root_depth: i32,
+    /// Null moves are not tried below this ply while a null move's fail
+    /// high is being verified (0: no verification running).
+    pub(crate) nmp_min_ply: usize,
     pub(crate) stopped: bool,
     node_limit: Option<u64>,
     /// A playing level's hard node cap, applied once depth 1 is done.
@@ -112,6 +115,7 @@ impl<G: Evaluate> Worker<G> {
             root_moves: Vec::new(),
             pv_index: 0,
             root_depth: 0,
+            nmp_min_ply: 0,
             stopped: false,
             node_limit: None,
             level_cap: None,
@@ -125,6 +129,7 @@ impl<G: Evaluate> Worker<G> {
     pub fn set_params(&mut self, params: Params) {
         self.params = params;
         self.history.bonus_max = params.history_bonus_max;
+        self.history.off = params.off;
         let base = params.lmr_base as f64 / 100.0;
         let divisor = params.lmr_divisor as f64 / 100.0;
         for (depth, row) in self.lmr.iter_mut().enumerate() {
@@ -333,6 +338,7 @@ impl<G: Evaluate> Worker<G> {
         self.level_cap =
             limits.level.filter(|_| self.id == 0).map(|p| p.level.budget().saturating_mul(2));
         self.root_depth = 0;
+        self.nmp_min_ply = 0;
         self.keys.clear();
         let window = (root.reversible_plies() as usize).min(history.len());
         self.keys.extend_from_slice(&history[history.len() - window..]);
@@ -379,7 +385,8 @@ impl<G: Evaluate> Worker<G> {
     ) {
         let previous = self.root_moves[self.pv_index].previous;
         let mut delta = self.params.aspiration_window;
-        let (mut alpha, mut beta) = if depth >= 4 && previous > -INFINITE {
+        let aspire = depth >= 4 && previous > -INFINITE && self.params.on(Step::Aspiration);
+        let (mut alpha, mut beta) = if aspire {
             ((previous - delta).max(-INFINITE), (previous + delta).min(INFINITE))
         } else {
             (-INFINITE, INFINITE)
