@@ -645,16 +645,20 @@ impl Evaluate for Position {
 
     #[inline]
     fn null_move_safe(&self) -> bool {
-        let us = self.side_to_move();
-        let pawns_and_king = self.pieces(us, PieceKind::Pawn) | self.pieces(us, PieceKind::King);
-        (self.color(us) & !pawns_and_king).any()
+        pieces_to_move(self).any()
     }
 
     fn zugzwang_likely(&self) -> bool {
-        let us = self.side_to_move();
-        let pawns_and_king = self.pieces(us, PieceKind::Pawn) | self.pieces(us, PieceKind::King);
-        (self.color(us) & !pawns_and_king).count() <= 1
+        pieces_to_move(self).count() <= 1
     }
+}
+
+/// The side to move's pieces other than pawns and king: what keeps it out
+/// of zugzwang.
+#[inline]
+fn pieces_to_move(pos: &Position) -> Bitboard {
+    let us = pos.side_to_move();
+    pos.color(us) & !(pos.pieces(us, PieceKind::Pawn) | pos.pieces(us, PieceKind::King))
 }
 
 #[cfg(test)]

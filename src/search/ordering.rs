@@ -12,7 +12,7 @@
 
 use crate::eval::Evaluate;
 use crate::game::Game;
-use crate::search::params::{Step, Steps, TUNING};
+use crate::search::params::{Step, Steps};
 use crate::search::score::MAX_PLY;
 
 /// Bound of every history entry.
@@ -73,12 +73,6 @@ impl<G: Game> History<G> {
         *self = History { bonus_max, off, ..History::default() };
     }
 
-    /// Whether `step` learns (always, outside tuning builds).
-    #[inline(always)]
-    fn learns(&self, step: Step) -> bool {
-        !TUNING || !self.off.contains(step)
-    }
-
     /// Clears the killers of the ply after `ply` (they belong to siblings).
     pub fn clear_killers(&mut self, ply: usize) {
         if let Some(k) = self.killers.get_mut(ply + 1) {
@@ -117,10 +111,10 @@ impl<G: Game> History<G> {
         cont: Continuation,
     ) {
         let bonus = (depth * depth * 16).min(self.bonus_max);
-        let butterfly = self.learns(Step::History);
+        let butterfly = self.off.runs(Step::History);
         let previous = cont.previous;
         let cont =
-            if self.learns(Step::ContinuationHistory) { cont } else { Continuation::default() };
+            if self.off.runs(Step::ContinuationHistory) { cont } else { Continuation::default() };
         let mut apply = |mv: G::Move, delta: i32| {
             let index = pos.history_index(mv);
             if butterfly {
@@ -137,13 +131,13 @@ impl<G: Game> History<G> {
         for &mv in tried.iter().filter(|&&mv| mv != best) {
             apply(mv, -bonus);
         }
-        if let (true, Some(k)) = (self.learns(Step::Killers), self.killers.get_mut(ply)) {
+        if let (true, Some(k)) = (self.off.runs(Step::Killers), self.killers.get_mut(ply)) {
             if k[0] != Some(best) {
                 k[1] = k[0];
                 k[0] = Some(best);
             }
         }
-        if let (true, Some(index)) = (self.learns(Step::CounterMove), previous) {
+        if let (true, Some(index)) = (self.off.runs(Step::CounterMove), previous) {
             self.counters[index % G::HISTORY_SIZE] = Some(best);
         }
     }

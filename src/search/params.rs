@@ -202,6 +202,14 @@ impl Steps {
         self.0 & (1 << step as u32) != 0
     }
 
+    /// Whether the search runs `step` when this is the set switched off:
+    /// always, except in a tuning build (a constant `true` elsewhere, so
+    /// the test costs nothing per node).
+    #[inline(always)]
+    pub fn runs(self, step: Step) -> bool {
+        !TUNING || !self.contains(step)
+    }
+
     /// The set with `step` added (`true`) or removed (`false`).
     pub fn with(self, step: Step, present: bool) -> Steps {
         let bit = 1 << step as u32;
@@ -210,12 +218,10 @@ impl Steps {
 }
 
 impl Params {
-    /// Whether the search runs `step`: always, except in a tuning build
-    /// that switched it off (a constant `true` elsewhere, so the test costs
-    /// nothing per node).
+    /// Whether the search runs `step` ([`Steps::runs`]).
     #[inline(always)]
     pub fn on(&self, step: Step) -> bool {
-        !TUNING || !self.off.contains(step)
+        self.off.runs(step)
     }
 }
 
