@@ -9,7 +9,7 @@
 //! covered without hand-written positions per notation.
 
 use crate::engine::pool;
-use crate::eval::Evaluate;
+use crate::eval::Playable;
 use crate::game::{random_playout, Variant};
 use crate::protocol::Printer;
 use crate::search::tt::TranspositionTable;
@@ -36,7 +36,7 @@ const WALKS: &[usize] = &[0, 8, 16, 24];
 /// Searches each position of `G`'s bench list to `depth` on one thread, from
 /// an empty table and fresh histories. Returns the nodes searched and the
 /// time spent searching (table clears not counted).
-pub fn bench<G: Evaluate>(variant: Variant, depth: i32) -> (u64, Duration) {
+pub fn bench<G: Playable>(variant: Variant, depth: i32) -> (u64, Duration) {
     let mut positions: Vec<G> = Vec::new();
     if variant == Variant::Chess {
         positions.extend(CHESS_FENS.iter().filter_map(|f| G::from_fen(f, variant).ok()));
@@ -65,7 +65,7 @@ pub fn bench<G: Evaluate>(variant: Variant, depth: i32) -> (u64, Duration) {
 
 /// A position `plies` moves into a deterministic pseudo-random game (stops
 /// early at a game end).
-fn walk<G: Evaluate>(pos: G, plies: usize, seed: u64) -> G {
+fn walk<G: Playable>(pos: G, plies: usize, seed: u64) -> G {
     let mut line = random_playout(pos, plies, seed.wrapping_mul(0x9E37_79B9_7F4A_7C15));
     line.pop().expect("a playout holds its start")
 }

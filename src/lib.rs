@@ -21,6 +21,7 @@ pub mod eval;
 pub mod game;
 pub mod perft;
 pub mod protocol;
+pub mod score;
 pub mod search;
 pub mod time;
 pub mod tournament;

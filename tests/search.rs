@@ -5,9 +5,9 @@
 use crown::chess;
 use crown::draughts;
 use crown::engine::pool;
-use crown::eval::Evaluate;
+use crown::eval::Playable;
 use crown::game::{Game, Variant};
-use crown::search::score::mate_in_moves;
+use crown::score::mate_in_moves;
 use crown::search::tt::TranspositionTable;
 use crown::search::{Info, Limits, Reporter, Signals, Worker};
 use parking_lot::Mutex;
@@ -30,7 +30,7 @@ impl<G: Game> Reporter<G> for Record<G::Move> {
     }
 }
 
-fn search<G: Evaluate>(
+fn search<G: Playable>(
     pos: &G,
     history: &[u64],
     limits: Limits<G::Move>,
@@ -159,7 +159,7 @@ fn fixed_depth_single_thread_is_deterministic() {
     assert_eq!(nodes(()), nodes(()));
 }
 
-fn legal_bestmove<G: Evaluate>(variant: Variant, threads: usize) {
+fn legal_bestmove<G: Playable>(variant: Variant, threads: usize) {
     let mut pos = G::start(variant);
     // A few plies in, so the root is not always the start position.
     for _ in 0..6 {

@@ -27,7 +27,7 @@ pub use index::{Indexer, Signature};
 pub use probe::Tablebase;
 pub use storage::{StorageError, Table};
 
-use crate::search::score::{Score, DRAW};
+use crate::score::{Score, DRAW};
 use std::fmt;
 
 /// A game-theoretic result for the side to move.

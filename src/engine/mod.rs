@@ -15,7 +15,7 @@ pub mod options;
 pub mod pool;
 pub mod session;
 
-use crate::eval::Evaluate;
+use crate::eval::Playable;
 use crate::search::level::{self, Level, LevelPlay};
 use crate::search::params::Params;
 use crate::search::tt::TranspositionTable;
@@ -26,7 +26,7 @@ use std::thread::JoinHandle;
 use std::time::Instant;
 
 /// One game's engine state.
-pub struct Engine<G: Evaluate> {
+pub struct Engine<G: Playable> {
     position: G,
     /// Keys of the game's positions before `position`, oldest first.
     history: Vec<u64>,
@@ -43,7 +43,7 @@ pub struct Engine<G: Evaluate> {
     seed: u64,
 }
 
-impl<G: Evaluate> Engine<G> {
+impl<G: Playable> Engine<G> {
     /// An engine at `position` with `threads` search threads.
     pub fn new(
         position: G,
@@ -248,7 +248,7 @@ struct Finishing<R> {
     reported: Arc<AtomicBool>,
 }
 
-impl<G: Evaluate, R: Reporter<G>> Reporter<G> for Finishing<R> {
+impl<G: Playable, R: Reporter<G>> Reporter<G> for Finishing<R> {
     fn info(&self, root: &G, info: &Info<G::Move>) {
         self.inner.info(root, info);
     }
@@ -263,7 +263,7 @@ impl<G: Evaluate, R: Reporter<G>> Reporter<G> for Finishing<R> {
     }
 }
 
-impl<G: Evaluate> Drop for Engine<G> {
+impl<G: Playable> Drop for Engine<G> {
     fn drop(&mut self) {
         self.stop();
         self.wait();

@@ -7,7 +7,7 @@
 //! thread: it owns the clock and the reporter and raises the stop signal when
 //! it is done; the move played is chosen across all threads.
 
-use crate::eval::Evaluate;
+use crate::eval::Playable;
 use crate::search::{choose, Limits, Reporter, Signals, Silent, Worker};
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
@@ -18,7 +18,7 @@ pub const STACK_SIZE: usize = 64 << 20;
 
 /// Searches `root` with every worker and reports the chosen move.
 /// Returns once the search is over and the best move has been reported.
-pub fn search<G: Evaluate, R: Reporter<G>>(
+pub fn search<G: Playable, R: Reporter<G>>(
     workers: &mut [Worker<G>],
     root: &G,
     history: &[u64],

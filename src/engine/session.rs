@@ -66,7 +66,7 @@ impl Session {
         signals: Arc<Signals>,
         threads: usize,
     ) -> Option<Session> {
-        fn make<G: crate::eval::Evaluate>(
+        fn make<G: crate::eval::Playable>(
             variant: Variant,
             tt: Arc<TranspositionTable>,
             signals: Arc<Signals>,

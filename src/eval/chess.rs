@@ -18,9 +18,9 @@ use crate::chess::{Bitboard, Color, Move, PieceKind, Position, Square};
 use crate::eval::chess_params::*;
 #[cfg(test)]
 use crate::eval::Coefficients;
-use crate::eval::{Evaluate, Evaluator, Sink};
+use crate::eval::{Evaluator, Playable, Sink};
 use crate::game::{Game, Side};
-use crate::search::score::Score;
+use crate::score::Score;
 
 /// Feature offsets into the flat weight vector, in `chess_params.rs` order.
 pub mod feature {
@@ -625,7 +625,7 @@ impl Evaluator<Position> for ChessEvaluator {
     }
 }
 
-impl Evaluate for Position {
+impl Playable for Position {
     type Evaluator = ChessEvaluator;
 
     const EXCHANGE: bool = true;

@@ -1,7 +1,7 @@
 //! Evaluation: how good a position is for the side to move, kept apart from
 //! the rules so that rules stay rules.
 //!
-//! [`Evaluate`] extends a [`Game`] with what the search needs to know beyond
+//! [`Playable`] extends a [`Game`] with what the search needs to know beyond
 //! the rules: a static evaluator (with its own per-thread state, such as a pawn
 //! hash table) and cheap tactical knowledge for move ordering and pruning.
 //! Scores are from the side to move's point of view and stay within
@@ -14,7 +14,7 @@ pub mod draughts;
 pub mod draughts_params;
 
 use crate::game::Game;
-use crate::search::score::Score;
+use crate::score::Score;
 
 /// A static evaluator with per-thread state.
 pub trait Evaluator<G: Game>: Default + Clone + Send {
@@ -27,7 +27,7 @@ pub trait Evaluator<G: Game>: Default + Clone + Send {
 }
 
 /// A game the search can play: rules plus evaluation knowledge.
-pub trait Evaluate: Game {
+pub trait Playable: Game {
     /// The evaluator each search thread owns.
     type Evaluator: Evaluator<Self>;
 
@@ -35,7 +35,7 @@ pub trait Evaluate: Game {
     /// searched first (most valuable victim, least valuable attacker).
     fn tactical_value(&self, mv: Self::Move) -> Score;
 
-    /// Whether [`Evaluate::see_ge`] does real work (chess): move ordering
+    /// Whether [`Playable::see_ge`] does real work (chess): move ordering
     /// then defers it until a move is about to be tried. `false` for the
     /// trivial default (draughts), which ordering may call at once.
     const EXCHANGE: bool = false;
@@ -113,7 +113,7 @@ pub struct Features {
 /// Invariant (tested per implementation): for every position, the weights
 /// applied to [`Tunable::features`] as [`Features`] describes give
 /// [`Evaluator::evaluate`] from White's point of view, up to rounding.
-pub trait Tunable: Evaluate {
+pub trait Tunable: Playable {
     /// The weights file, relative to the crate root (e.g.
     /// `src/eval/chess_params.rs`).
     const PARAMS_FILE: &'static str;

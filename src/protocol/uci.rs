@@ -13,11 +13,11 @@
 
 use crate::engine::options::{self, Change, Kind, Settings, OPTIONS};
 use crate::engine::Engine;
-use crate::eval::Evaluate;
+use crate::eval::Playable;
 use crate::game::{Game, Variant};
 use crate::protocol::{spawn_reader, Command, Go, Parsed, Printer, Setup};
+use crate::score::{mate_in_moves, MATE};
 use crate::search::level::Scale;
-use crate::search::score::{mate_in_moves, MATE};
 use crate::search::tt::{self, TranspositionTable};
 use crate::search::{Info, Limits, Reporter, ScoreBound, Signals};
 use crate::time::Clock;
@@ -368,7 +368,7 @@ pub fn handshake() -> Vec<String> {
 }
 
 /// The UCI engine loop for game `G` (chess: standard and Chess960).
-pub struct UciLoop<G: Evaluate> {
+pub struct UciLoop<G: Playable> {
     engine: Engine<G>,
     settings: Settings,
     tt: Arc<TranspositionTable>,
@@ -376,7 +376,7 @@ pub struct UciLoop<G: Evaluate> {
     printer: Printer,
 }
 
-impl<G: Evaluate> UciLoop<G> {
+impl<G: Playable> UciLoop<G> {
     /// Reads commands from `input` until `quit` or end of input.
     pub fn run(input: impl BufRead + Send + 'static, printer: Printer) {
         let signals = Arc::new(Signals::default());

@@ -9,11 +9,11 @@
 //! found at ply `p` scores `MATE - p`; a search that was stopped returns a
 //! meaningless value that every caller discards (it checks `stopped` first).
 
-use crate::eval::{Evaluate, Evaluator};
+use crate::eval::{Evaluator, Playable};
 use crate::game::{Game, NoMoveResult};
+use crate::score::{is_mate, Score, DRAW, EVAL_LIMIT, INFINITE, MATE, MAX_PLY};
 use crate::search::ordering::{is_bad_tactical, loses_exchange, Continuation, MovePicker};
 use crate::search::params::Step;
-use crate::search::score::{is_mate, Score, DRAW, EVAL_LIMIT, INFINITE, MATE, MAX_PLY};
 use crate::search::tt::{Bound, Entry, Store};
 use crate::search::worker::Worker;
 
@@ -57,7 +57,7 @@ fn tt_cutoff(entry: &Entry, depth: i32, alpha: Score, beta: Score) -> bool {
         }
 }
 
-impl<G: Evaluate> Worker<G> {
+impl<G: Playable> Worker<G> {
     fn static_eval(&mut self, pos: &G) -> Score {
         self.eval.evaluate(pos).clamp(-EVAL_LIMIT, EVAL_LIMIT)
     }
@@ -367,7 +367,7 @@ impl<G: Evaluate> Worker<G> {
 
             // Step 11: shallow-depth pruning, once a move that does not lose
             // has been found.
-            if best_score > -crate::search::score::MATE_BOUND && searched > 0 {
+            if best_score > -crate::score::MATE_BOUND && searched > 0 {
                 if quiet {
                     // Late move pruning: late quiet moves at low depth.
                     let limit = (params.lmp_base + depth * depth) / (2 - i32::from(improving));

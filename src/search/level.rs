@@ -33,7 +33,7 @@
 //! (so always legal); the draw is a pure function of the seed, so a fixed
 //! seed and one thread reproduce a game.
 
-use crate::search::score::Score;
+use crate::score::Score;
 use std::time::Duration;
 
 /// Weakest nominal Elo.

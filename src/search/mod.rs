@@ -1,5 +1,5 @@
 //! The search: iterative deepening over a principal-variation alpha-beta
-//! search with quiescence, generic over any [`crate::eval::Evaluate`] game.
+//! search with quiescence, generic over any [`crate::eval::Playable`] game.
 //!
 //! * [`worker`]: one search thread's state and its iterative deepening loop.
 //! * [`alphabeta`]: the numbered steps of the tree search itself.
@@ -16,13 +16,12 @@ pub mod alphabeta;
 pub mod level;
 pub mod ordering;
 pub mod params;
-pub mod score;
 pub mod tt;
 pub mod worker;
 
 use crate::game::Game;
+use crate::score::Score;
 use crate::time::Clock;
-use score::Score;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Duration;
 

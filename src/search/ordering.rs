@@ -10,10 +10,10 @@
 //! history on the previous move and on the one before it (the move as an
 //! answer to the opponent's last move, and as a follow-up to our own).
 
-use crate::eval::Evaluate;
+use crate::eval::Playable;
 use crate::game::Game;
+use crate::score::MAX_PLY;
 use crate::search::params::{Step, Steps};
-use crate::search::score::MAX_PLY;
 
 /// Bound of every history entry.
 pub const HISTORY_MAX: i32 = 16_384;
@@ -161,7 +161,7 @@ const SCORED: usize = 256;
 /// nodes cut after one or two moves, so sorting everything would be waste).
 ///
 /// The exchange test that splits tactical moves into good and bad is lazy
-/// where it costs something ([`Evaluate::EXCHANGE`]): a tactical move is scored as good at first and tested only when it is
+/// where it costs something ([`Playable::EXCHANGE`]): a tactical move is scored as good at first and tested only when it is
 /// about to be handed out; a loser is rescored as bad and the choice made
 /// again. Untested scores are never below the tested ones, so the order is
 /// exactly that of testing every move up front, without the tests of the
@@ -175,7 +175,7 @@ pub struct MovePicker<'a, G: Game> {
     next: usize,
 }
 
-impl<'a, G: Evaluate> MovePicker<'a, G> {
+impl<'a, G: Playable> MovePicker<'a, G> {
     /// Scores `moves` generated at `pos`. Always inlined: the picker holds
     /// a 1 KB score array, which a call would build and then copy out.
     #[inline(always)]
@@ -281,7 +281,7 @@ pub fn is_bad_tactical(score: i32) -> bool {
 /// Whether `mv`, handed out by a [`MovePicker`] at `pos` with ordering
 /// score `score`, loses material by exchange (`!see_ge(mv, 0)`): the
 /// picker's own test when it made one, else a fresh one.
-pub fn loses_exchange<G: Evaluate>(pos: &G, mv: G::Move, score: i32) -> bool {
+pub fn loses_exchange<G: Playable>(pos: &G, mv: G::Move, score: i32) -> bool {
     if score > KILLER && score < TT_MOVE {
         false
     } else if is_bad_tactical(score) {

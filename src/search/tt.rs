@@ -29,7 +29,7 @@
 //! when the new write has none); otherwise the entry with the lowest
 //! `depth - 4 * age_distance` in the bucket is replaced.
 
-use crate::search::score::{Score, MATE_BOUND};
+use crate::score::{Score, MATE_BOUND};
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
 /// Entries per bucket (64-byte buckets).
@@ -302,7 +302,7 @@ fn available_memory() -> Option<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::score::MATE;
+    use crate::score::MATE;
 
     #[test]
     fn pack_round_trips_every_field() {

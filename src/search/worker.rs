@@ -6,10 +6,10 @@
 //! owns the clock, reports progress and decides when the search ends (by
 //! raising the stop signal, which every thread polls at every node).
 
-use crate::eval::Evaluate;
+use crate::eval::Playable;
+use crate::score::{mate_in_moves, Score, INFINITE, MAX_PLY};
 use crate::search::ordering::History;
 use crate::search::params::{Params, Step};
-use crate::search::score::{mate_in_moves, Score, INFINITE, MAX_PLY};
 use crate::search::tt::TranspositionTable;
 use crate::search::{Info, Limits, Outcome, Reporter, ScoreBound, Signals};
 use crate::time::{self, Deadlines};
@@ -67,7 +67,7 @@ struct TimeKeeper {
 
 /// One search thread's state, kept between searches (histories survive
 /// until a new game).
-pub struct Worker<G: Evaluate> {
+pub struct Worker<G: Playable> {
     /// Thread number; 0 is the main thread.
     pub id: usize,
     pub(crate) eval: G::Evaluator,
@@ -95,7 +95,7 @@ pub struct Worker<G: Evaluate> {
     clock: Option<TimeKeeper>,
 }
 
-impl<G: Evaluate> Worker<G> {
+impl<G: Playable> Worker<G> {
     /// A fresh thread sharing `tt` and `signals`.
     pub fn new(id: usize, tt: Arc<TranspositionTable>, signals: Arc<Signals>) -> Self {
         let mut worker = Worker {

@@ -17,7 +17,7 @@
 //! first; an unreadable one is reported and skipped, never played.
 
 use super::san::parse_san;
-use crate::eval::Evaluate;
+use crate::eval::Playable;
 use crate::game::{Game, Variant};
 use crate::search::tt::TranspositionTable;
 use crate::search::{Limits, Signals, Silent, Worker};
@@ -279,7 +279,7 @@ pub trait Balance: Game {
     }
 }
 
-fn searched_balance<G: Evaluate>(pos: &G) -> Option<i32> {
+fn searched_balance<G: Playable>(pos: &G) -> Option<i32> {
     let tt = Arc::new(TranspositionTable::new(1).ok()?);
     let signals = Arc::new(Signals::default());
     let mut worker = Worker::<G>::new(0, tt, signals);

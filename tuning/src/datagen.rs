@@ -15,7 +15,7 @@
 use crate::data::Record;
 use crown::eval::Tunable;
 use crown::game::{Outcome, Side, Variant};
-use crown::search::score::is_mate;
+use crown::score::is_mate;
 use crown::search::tt::TranspositionTable;
 use crown::search::{Limits, Signals, Silent, Worker};
 use crown::tournament::openings::{self, Balance, OpeningText, Rng};

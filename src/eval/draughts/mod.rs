@@ -28,9 +28,9 @@ pub mod terms;
 use crate::draughts::geometry::Geometry;
 use crate::draughts::position::{Move, Position};
 use crate::draughts::rules::Rules;
-use crate::eval::{Coefficients, Evaluate, Evaluator, Features, Tunable};
+use crate::eval::{Coefficients, Evaluator, Features, Playable, Tunable};
 use crate::game::Side;
-use crate::search::score::Score;
+use crate::score::Score;
 use features::flatten;
 use terms::{terms, Sum, Tables};
 
@@ -115,7 +115,7 @@ impl<R: Rules> Evaluator<Position<R>> for DraughtsEvaluator {
     }
 }
 
-impl<R: Rules> Evaluate for Position<R> {
+impl<R: Rules> Playable for Position<R> {
     type Evaluator = DraughtsEvaluator;
 
     #[inline]
