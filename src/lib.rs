@@ -23,6 +23,7 @@ pub mod perft;
 pub mod protocol;
 pub mod score;
 pub mod search;
+pub mod tablebase;
 pub mod time;
 pub mod tournament;
 

@@ -212,7 +212,8 @@ fn run_perft<G: Game>(
 /// that table out; nothing here stops the engine.
 fn load_egtb(root: Option<&Path>) {
     if let Some(root) = root {
-        for line in crown::egtb::registry::load_root(root) {
+        // Interim (next commit hands the tables to the engine session).
+        for line in crown::egtb::load_for(root, Variant::International).1 {
             eprintln!("{line}");
         }
     }

@@ -20,6 +20,11 @@ pub const INFINITE: Score = MATE + 1;
 pub const EVAL_LIMIT: Score = MATE_BOUND - 1;
 /// Score of a drawn position.
 pub const DRAW: Score = 0;
+/// Score of an endgame-table win before the progress term: far above any
+/// ordinary evaluation, below the mate range.
+pub const TABLE_WIN: Score = 20_000;
+/// Largest progress term (the static evaluation, clamped) added to it.
+pub const TABLE_PROGRESS: Score = 2_000;
 
 /// Whether `score` is a mate score (either side).
 #[inline]

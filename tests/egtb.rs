@@ -352,10 +352,10 @@ fn hub_search_uses_the_tables() {
         let score = score.expect("a score");
         if egtb.ends_with("missing") {
             assert!(err.contains("not a directory"), "{err}");
-            assert!(score < crown::egtb::WIN_SCORE, "{score}");
+            assert!(score < crown::score::TABLE_WIN, "{score}");
         } else {
             assert!(err.contains("international: 4 tables"), "{err}");
-            assert!(score > crown::egtb::WIN_SCORE - crown::egtb::PROGRESS, "{score}");
+            assert!(score > crown::score::TABLE_WIN - crown::score::TABLE_PROGRESS, "{score}");
         }
     }
     let _ = std::fs::remove_dir_all(&dir);

@@ -7,7 +7,6 @@
 //! * [`build`]: retrograde analysis, smallest signatures first.
 //! * [`storage`]: packed tables and their files.
 //! * [`probe`]: a variant's set of tables and the result of a position.
-//! * [`registry`]: the tables the running engine's search probes.
 //!
 //! Everything is generic over the draughts `Rules`, so every variant can be
 //! built; the game's own no-move rule decides who wins a blocked or
@@ -18,7 +17,6 @@
 pub mod build;
 pub mod index;
 pub mod probe;
-pub mod registry;
 pub mod storage;
 pub mod unmove;
 
@@ -27,61 +25,36 @@ pub use index::{Indexer, Signature};
 pub use probe::Tablebase;
 pub use storage::{StorageError, Table};
 
-use crate::score::{Score, DRAW};
-use std::fmt;
-
-/// A game-theoretic result for the side to move.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Wdl {
-    /// The side to move wins with best play.
-    Win,
-    /// Neither side can force a win.
-    Draw,
-    /// The side to move loses with best play.
-    Loss,
-}
-
-impl Wdl {
-    /// The result for the other side.
-    pub const fn flip(self) -> Wdl {
-        match self {
-            Wdl::Win => Wdl::Loss,
-            Wdl::Draw => Wdl::Draw,
-            Wdl::Loss => Wdl::Win,
-        }
-    }
-}
-
-impl fmt::Display for Wdl {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Wdl::Win => "win",
-            Wdl::Draw => "draw",
-            Wdl::Loss => "loss",
-        })
-    }
-}
+pub use crate::tablebase::Wdl;
 
 /// The directory of `variant`'s tables under a tablebase root directory.
 pub fn variant_dir(root: &std::path::Path, variant: crate::game::Variant) -> std::path::PathBuf {
     root.join(variant.name())
 }
 
-/// Score of a tablebase win before the progress term: far above any
-/// ordinary evaluation, below the mate range.
-pub const WIN_SCORE: Score = 20_000;
-/// Largest progress term (the static evaluation, clamped) added to it.
-pub const PROGRESS: Score = 2_000;
-
-/// The search score of a tablebase result, given the static evaluation of
-/// the position (both for the side to move): a win is [`WIN_SCORE`] plus the
-/// clamped evaluation, so that among winning lines the search prefers those
-/// that gain material or advance; a loss the mirror image; a draw 0.
-pub fn search_score(wdl: Wdl, eval: Score) -> Score {
-    let progress = eval.clamp(-PROGRESS, PROGRESS);
-    match wdl {
-        Wdl::Win => WIN_SCORE + progress,
-        Wdl::Draw => DRAW,
-        Wdl::Loss => -WIN_SCORE + progress,
+/// Loads `variant`'s tables from a tablebase root (`root/<variant>/*.wdl`)
+/// for the search. Returns the tables (`None` when the variant has none
+/// there) and one message per variant loaded or file refused: a damaged
+/// file is left out, the rest used; nothing here stops the engine.
+pub fn load_for(
+    root: &std::path::Path,
+    variant: crate::game::Variant,
+) -> (Option<Tablebase>, Vec<String>) {
+    if !root.is_dir() {
+        return (None, vec![format!("egtb: {} is not a directory; no tablebase", root.display())]);
     }
+    let dir = variant_dir(root, variant);
+    if variant.is_chess() || !dir.is_dir() {
+        return (None, Vec::new());
+    }
+    let (tb, problems) = Tablebase::load_dir(&dir, variant);
+    let mut lines: Vec<String> =
+        problems.into_iter().map(|p| format!("egtb: refused {p}")).collect();
+    lines.push(format!(
+        "egtb: {variant}: {} tables up to {} pieces, {} bytes",
+        tb.tables().len(),
+        tb.max_pieces(),
+        tb.bytes()
+    ));
+    (Some(tb), lines)
 }

@@ -143,3 +143,16 @@ fn expected_size(variant: Variant, sig: Signature) -> u64 {
         Variant::Chess | Variant::Chess960 => 0,
     }
 }
+
+/// The search's view: a table probe, cheap when the position has more
+/// pieces than the largest table or belongs to another variant.
+impl<R: Rules> crate::tablebase::Probe<Position<R>> for Tablebase {
+    #[inline]
+    fn probe(&self, pos: &Position<R>) -> Option<Wdl> {
+        let pieces = (pos.white() | pos.black()).count_ones() as usize;
+        if pieces > self.max_pieces || self.variant != Some(R::VARIANT) {
+            return None;
+        }
+        Tablebase::probe(self, pos)
+    }
+}

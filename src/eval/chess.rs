@@ -627,6 +627,7 @@ impl Evaluator<Position> for ChessEvaluator {
 
 impl Playable for Position {
     type Evaluator = ChessEvaluator;
+    type Tables = crate::tablebase::NoTables;
 
     const EXCHANGE: bool = true;
 

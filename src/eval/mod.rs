@@ -30,6 +30,9 @@ pub trait Evaluator<G: Game>: Default + Clone + Send {
 pub trait Playable: Game {
     /// The evaluator each search thread owns.
     type Evaluator: Evaluator<Self>;
+    /// The endgame tables the search may be given for this game
+    /// ([`crate::tablebase::NoTables`] when the game has none).
+    type Tables: crate::tablebase::Probe<Self>;
 
     /// Ordering value of a tactical move (captures, promotions): larger is
     /// searched first (most valuable victim, least valuable attacker).
@@ -60,12 +63,6 @@ pub trait Playable: Game {
     /// when [`Game::NULL_MOVE`] is true.
     fn zugzwang_likely(&self) -> bool {
         false
-    }
-
-    /// The endgame tablebase result for the side to move, when a loaded
-    /// table covers this position (default: no tablebase).
-    fn tablebase(&self) -> Option<crate::egtb::Wdl> {
-        None
     }
 }
 

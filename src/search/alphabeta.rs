@@ -16,6 +16,7 @@ use crate::search::ordering::{is_bad_tactical, loses_exchange, Continuation, Mov
 use crate::search::params::Step;
 use crate::search::tt::{Bound, Entry, Store};
 use crate::search::worker::Worker;
+use crate::tablebase::Probe;
 
 /// A node kind, known at compile time.
 pub trait NodeKind {
@@ -219,8 +220,8 @@ impl<G: Playable> Worker<G> {
         // evaluation so that the winning side still makes progress (the
         // tables hold no distance); the draw rules were applied in step 3.
         if excluded.is_none() {
-            if let Some(wdl) = pos.tablebase() {
-                return crate::egtb::search_score(wdl, self.static_eval(pos));
+            if let Some(wdl) = self.tables.as_ref().and_then(|t| t.probe(pos)) {
+                return super::table_score(wdl, self.static_eval(pos));
             }
         }
 

@@ -20,7 +20,8 @@ pub mod tt;
 pub mod worker;
 
 use crate::game::Game;
-use crate::score::Score;
+use crate::score::{Score, DRAW, TABLE_PROGRESS, TABLE_WIN};
+use crate::tablebase::Wdl;
 use crate::time::Clock;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Duration;
@@ -155,6 +156,21 @@ pub struct Outcome<M> {
     pub pv: Vec<M>,
     /// Nodes this thread searched.
     pub nodes: u64,
+}
+
+/// The search score of an endgame-table result, given the static
+/// evaluation of the position (both for the side to move): a win is
+/// [`TABLE_WIN`] plus the clamped evaluation, so that among winning lines
+/// the search prefers those that gain material or advance (tables without a
+/// distance to the win give no other guide); a loss the mirror image; a
+/// draw 0.
+pub fn table_score(wdl: Wdl, eval: Score) -> Score {
+    let progress = eval.clamp(-TABLE_PROGRESS, TABLE_PROGRESS);
+    match wdl {
+        Wdl::Win => TABLE_WIN + progress,
+        Wdl::Draw => DRAW,
+        Wdl::Loss => -TABLE_WIN + progress,
+    }
 }
 
 /// The move to play across all threads: deepest completed iteration first,

@@ -75,6 +75,8 @@ pub struct Worker<G: Playable> {
     pub(crate) params: Params,
     pub(crate) lmr: Vec<[u8; 64]>,
     pub(crate) tt: Arc<TranspositionTable>,
+    /// Endgame tables handed over by the engine (none: no probes).
+    pub(crate) tables: Option<Arc<G::Tables>>,
     pub(crate) signals: Arc<Signals>,
     pub(crate) nodes: u64,
     published: u64,
@@ -105,6 +107,7 @@ impl<G: Playable> Worker<G> {
             params: Params::default(),
             lmr: vec![[0; 64]; 64],
             tt,
+            tables: None,
             signals,
             nodes: 0,
             published: 0,
@@ -147,6 +150,11 @@ impl<G: Playable> Worker<G> {
     /// Points the worker at a new table (after a Hash resize).
     pub fn set_table(&mut self, tt: Arc<TranspositionTable>) {
         self.tt = tt;
+    }
+
+    /// Probes these endgame tables from the next search on (`None`: none).
+    pub fn set_tables(&mut self, tables: Option<Arc<G::Tables>>) {
+        self.tables = tables;
     }
 
     /// Forgets the game (a new game starts).

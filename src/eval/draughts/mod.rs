@@ -117,14 +117,11 @@ impl<R: Rules> Evaluator<Position<R>> for DraughtsEvaluator {
 
 impl<R: Rules> Playable for Position<R> {
     type Evaluator = DraughtsEvaluator;
+    type Tables = crate::egtb::Tablebase;
 
     #[inline]
     fn tactical_value(&self, mv: Move) -> Score {
         mv.captured.count_ones() as Score * 100 + if mv.promotes { 200 } else { 0 }
-    }
-
-    fn tablebase(&self) -> Option<crate::egtb::Wdl> {
-        crate::egtb::registry::probe(self)
     }
 }
 

@@ -1,0 +1,63 @@
+//! Endgame tables as the search sees them: a game-theoretic result for the
+//! side to move, from whatever tables the engine was given.
+//!
+//! The search holds an `Option<Arc<T>>` of its game's table type
+//! ([`crate::eval::Playable::Tables`]) that the engine's session hands it;
+//! there is no process-wide registry. Draughts uses Crown's own endgame
+//! databases (`egtb/`); a game without tables uses [`NoTables`].
+//!
+//! Invariant: [`Probe::probe`] is cheap when the position has more pieces
+//! than any loaded table (it must answer `None` without touching memory that
+//! depends on the position), so the search may call it at every node.
+
+use crate::game::Game;
+use std::fmt;
+
+/// A game-theoretic result for the side to move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Wdl {
+    /// The side to move wins with best play.
+    Win,
+    /// Neither side can force a win.
+    Draw,
+    /// The side to move loses with best play.
+    Loss,
+}
+
+impl Wdl {
+    /// The result for the other side.
+    pub const fn flip(self) -> Wdl {
+        match self {
+            Wdl::Win => Wdl::Loss,
+            Wdl::Draw => Wdl::Draw,
+            Wdl::Loss => Wdl::Win,
+        }
+    }
+}
+
+impl fmt::Display for Wdl {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Wdl::Win => "win",
+            Wdl::Draw => "draw",
+            Wdl::Loss => "loss",
+        })
+    }
+}
+
+/// Loaded endgame tables of game `G`, shared read-only by the search threads.
+pub trait Probe<G: Game>: Send + Sync + 'static {
+    /// The result of `pos` for its side to move, when a table covers it.
+    fn probe(&self, pos: &G) -> Option<Wdl>;
+}
+
+/// The table type of a game without endgame tables: never covers anything.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct NoTables;
+
+impl<G: Game> Probe<G> for NoTables {
+    #[inline]
+    fn probe(&self, _pos: &G) -> Option<Wdl> {
+        None
+    }
+}
