@@ -82,9 +82,8 @@ pub fn run_printed_only(depth: Option<i32>, variants: &[Variant], printer: &Prin
     let mut nodes = 0;
     let mut time = Duration::ZERO;
     for &variant in variants {
-        let result: Result<(u64, Duration), String> =
-            crate::with_game!(variant, G => bench::<G>(variant, depth));
-        if let Ok((n, t)) = result {
+        let (n, t) = crate::for_variant!(variant, G => bench::<G>(variant, depth));
+        {
             printer.line(&format!(
                 "{:<14} {:>12} nodes {:>9} nps",
                 variant.name(),

@@ -383,50 +383,62 @@ impl fmt::Display for Variant {
     }
 }
 
-/// Runs `$body` with `$G` bound to the position type of `$variant`: the one
-/// place where the variant enum turns into a static type for generic code
-/// (perft, bench, match). Evaluates to `Err(String)` for a variant that is not
-/// built into this binary, else to `Ok($body)`.
+/// The variant switch: the one place where a [`Variant`] turns into a static
+/// type for generic code. Every variant has an arm, so it cannot fail.
+///
+/// * `for_variant!(variant, G => body)`: `body` with `G` bound to the
+///   variant's position type (chess and Chess960 share `chess::Position`).
+/// * `for_variant!(variant, chess => chess_body, R => draughts_body)`:
+///   `chess_body` for chess and Chess960, else `draughts_body` with `R` bound
+///   to the variant's draughts rules type.
+///
+/// A test (`tests/layers.rs`) fails when a second variant-to-type switch
+/// appears anywhere in the sources.
 #[macro_export]
-macro_rules! with_game {
-    ($variant:expr, $G:ident => $body:expr) => {{
-        #[allow(unreachable_patterns)]
+macro_rules! for_variant {
+    ($variant:expr, chess => $chess:expr, $R:ident => $draughts:expr) => {{
+        use $crate::draughts::rules as __rules;
         match $variant {
-            $crate::game::Variant::Chess | $crate::game::Variant::Chess960 => {
-                type $G = $crate::chess::Position;
-                Ok($body)
-            }
+            $crate::game::Variant::Chess | $crate::game::Variant::Chess960 => $chess,
             $crate::game::Variant::International => {
-                type $G = $crate::draughts::International;
-                Ok($body)
+                type $R = __rules::InternationalRules;
+                $draughts
             }
             $crate::game::Variant::Brazilian => {
-                type $G = $crate::draughts::Brazilian;
-                Ok($body)
+                type $R = __rules::BrazilianRules;
+                $draughts
             }
             $crate::game::Variant::Russian => {
-                type $G = $crate::draughts::Russian;
-                Ok($body)
+                type $R = __rules::RussianRules;
+                $draughts
             }
             $crate::game::Variant::English => {
-                type $G = $crate::draughts::English;
-                Ok($body)
+                type $R = __rules::EnglishRules;
+                $draughts
             }
             $crate::game::Variant::Italian => {
-                type $G = $crate::draughts::Italian;
-                Ok($body)
+                type $R = __rules::ItalianRules;
+                $draughts
             }
             $crate::game::Variant::Turkish => {
-                type $G = $crate::draughts::Turkish;
-                Ok($body)
+                type $R = __rules::TurkishRules;
+                $draughts
             }
             $crate::game::Variant::Antidraughts => {
-                type $G = $crate::draughts::Antidraughts;
-                Ok($body)
+                type $R = __rules::AntidraughtsRules;
+                $draughts
             }
-            other => Err(format!("variant {other} is not available in this build")),
         }
     }};
+    ($variant:expr, $G:ident => $body:expr) => {
+        $crate::for_variant!($variant, chess => {
+            type $G = $crate::chess::Position;
+            $body
+        }, __CrownRules => {
+            type $G = $crate::draughts::Position<__CrownRules>;
+            $body
+        })
+    };
 }
 
 /// The positions of a deterministic pseudo-random game from `start`: `start`

@@ -173,7 +173,7 @@ fn perft(
     threads: usize,
 ) -> Result<(), String> {
     let variant = Variant::parse(variant).ok_or_else(|| format!("unknown variant '{variant}'"))?;
-    crown::with_game!(variant, G => run_perft::<G>(variant, fen, depth, divide, threads))?
+    crown::for_variant!(variant, G => run_perft::<G>(variant, fen, depth, divide, threads))
 }
 
 fn run_perft<G: Game>(
@@ -266,20 +266,8 @@ mod egtb {
         v: Variant,
         f: impl Fn(&dyn Command) -> Result<(), String>,
     ) -> Result<(), String> {
-        use crown::draughts::rules::*;
-        fn w<R: Rules>() -> With<R> {
-            With(std::marker::PhantomData)
-        }
-        match v {
-            Variant::International => f(&w::<InternationalRules>()),
-            Variant::Antidraughts => f(&w::<AntidraughtsRules>()),
-            Variant::Brazilian => f(&w::<BrazilianRules>()),
-            Variant::Russian => f(&w::<RussianRules>()),
-            Variant::English => f(&w::<EnglishRules>()),
-            Variant::Italian => f(&w::<ItalianRules>()),
-            Variant::Turkish => f(&w::<TurkishRules>()),
-            Variant::Chess | Variant::Chess960 => Err("draughts variants only".into()),
-        }
+        crown::for_variant!(v, chess => Err("draughts variants only".into()),
+            R => f(&With::<R>(std::marker::PhantomData)))
     }
 
     impl<R: Rules> Command for With<R> {

@@ -43,7 +43,6 @@ pub fn run_cli(args: &[String]) -> Result<(), String> {
         print!("{}", config::USAGE);
         return Ok(());
     };
-    let outcome: Result<Result<MatchSummary, String>, String> =
-        crate::with_game!(config.variant, G => runner::run::<G>(&config, &mut std::io::stdout()));
-    outcome?.map(|_| ())
+    crate::for_variant!(config.variant, G => runner::run::<G>(&config, &mut std::io::stdout()))
+        .map(|_| ())
 }

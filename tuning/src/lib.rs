@@ -1,11 +1,11 @@
 //! Crown's tuning workshop: self-play data generation ([`datagen`]), the
-//! plain-text position format ([`data`]), the evaluation tuner ([`tuner`])
-//! and the dispatch from a `--variant` name to a tunable game
-//! ([`with_tunable!`]).
+//! plain-text position format ([`data`]) and the evaluation tuner
+//! ([`tuner`]).
 //!
-//! Everything is generic over [`crown::eval::Tunable`]: a game whose
-//! evaluation lists its feature coefficients can be tuned here without any
-//! change to this crate but one line in `variants.rs`.
+//! Everything is generic over [`crown::eval::Tunable`], and a `--variant`
+//! name becomes a game type through the engine's one variant switch,
+//! `crown::for_variant!`: a game whose evaluation lists its feature
+//! coefficients can be tuned here without any change to this crate.
 
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
@@ -13,4 +13,3 @@
 pub mod data;
 pub mod datagen;
 pub mod tuner;
-pub mod variants;

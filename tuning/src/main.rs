@@ -13,7 +13,7 @@ use crown::eval::Tunable;
 use crown::game::Variant;
 use crown::tournament::openings::{self, Balance};
 use crown_tuning::data::Record;
-use crown_tuning::{datagen, tuner, with_tunable};
+use crown_tuning::{datagen, tuner};
 use std::io::BufWriter;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -156,7 +156,7 @@ fn main() -> ExitCode {
                 max_plies,
                 resign_score,
             };
-            with_tunable!(variant, G => datagen_run::<G>(&config, &out))?
+            crown::for_variant!(variant, G => datagen_run::<G>(&config, &out))
         })(),
         Command::Tune {
             variant,
@@ -193,7 +193,7 @@ fn main() -> ExitCode {
                 None if write => Some(root.join(tune_params_file(variant)?)),
                 None => None,
             };
-            with_tunable!(variant, G => tune_run::<G>(variant, &data, validation, k, &config, report, target))?
+            crown::for_variant!(variant, G => tune_run::<G>(variant, &data, validation, k, &config, report, target))
         })(),
     };
     match result {
@@ -210,7 +210,7 @@ fn parse_variant(name: &str) -> Result<Variant, String> {
 }
 
 fn tune_params_file(variant: Variant) -> Result<&'static str, String> {
-    with_tunable!(variant, G => <G as Tunable>::PARAMS_FILE)
+    Ok(crown::for_variant!(variant, G => <G as Tunable>::PARAMS_FILE))
 }
 
 fn datagen_run<G: Tunable + Balance>(
