@@ -8,13 +8,11 @@
 //! reached from the start by a fixed pseudo-random walk, so each variant is
 //! covered without hand-written positions per notation.
 
-use crate::engine::pool;
 use crate::eval::Playable;
 use crate::game::{random_playout, Variant};
-use crate::protocol::Printer;
 use crate::search::tt::TranspositionTable;
 use crate::search::{Limits, Signals, Silent, Worker};
-use std::sync::atomic::Ordering;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -35,8 +33,13 @@ const WALKS: &[usize] = &[0, 8, 16, 24];
 
 /// Searches each position of `G`'s bench list to `depth` on one thread, from
 /// an empty table and fresh histories. Returns the nodes searched and the
-/// time spent searching (table clears not counted).
-pub fn bench<G: Playable>(variant: Variant, depth: i32) -> (u64, Duration) {
+/// time spent searching (table clears not counted), or `None` when `stop`
+/// was raised.
+pub fn bench<G: Playable>(
+    variant: Variant,
+    depth: i32,
+    stop: &AtomicBool,
+) -> Option<(u64, Duration)> {
     let mut positions: Vec<G> = Vec::new();
     if variant == Variant::Chess {
         positions.extend(CHESS_FENS.iter().filter_map(|f| G::from_fen(f, variant).ok()));
@@ -46,21 +49,54 @@ pub fn bench<G: Playable>(variant: Variant, depth: i32) -> (u64, Duration) {
     }
     let tt = Arc::new(TranspositionTable::new(16).expect("16 MB table"));
     let signals = Arc::new(Signals::default());
-    let mut workers = vec![Worker::<G>::new(0, tt.clone(), signals.clone())];
+    let mut worker = Worker::<G>::new(0, tt.clone(), signals.clone());
     let limits = Limits { depth: Some(depth), ..Limits::default() };
     let mut nodes = 0;
     let mut elapsed = Duration::ZERO;
     for pos in &positions {
+        if stop.load(Ordering::Relaxed) {
+            return None;
+        }
         tt.clear();
-        workers[0].clear();
+        worker.clear();
         signals.stop.store(false, Ordering::Relaxed);
         signals.nodes.store(0, Ordering::Relaxed);
         let start = Instant::now();
-        pool::search(&mut workers, pos, &[], &limits, &Silent, &signals, start);
-        elapsed += start.elapsed();
+        // The bench's own stop flag follows the caller's while it searches.
+        let watch = StopWatch { from: stop, to: &signals.stop };
+        elapsed += std::thread::scope(|scope| {
+            scope.spawn(|| watch.run());
+            worker.think(pos, &[], &limits, &Silent, start);
+            let took = start.elapsed();
+            watch.finish();
+            took
+        });
         nodes += signals.nodes.load(Ordering::Relaxed);
     }
-    (nodes, elapsed)
+    (!stop.load(Ordering::Relaxed)).then_some((nodes, elapsed))
+}
+
+/// Copies a raised caller's stop flag into the search's until finished.
+struct StopWatch<'a> {
+    from: &'a AtomicBool,
+    to: &'a AtomicBool,
+}
+
+impl StopWatch<'_> {
+    fn run(&self) {
+        // `to` doubles as the finished flag: the search raises nothing
+        // itself in a depth-limited one-thread search, `finish` does.
+        while !self.to.load(Ordering::Relaxed) {
+            if self.from.load(Ordering::Relaxed) {
+                self.to.store(true, Ordering::Relaxed);
+            }
+            std::thread::sleep(Duration::from_millis(2));
+        }
+    }
+
+    fn finish(&self) {
+        self.to.store(true, Ordering::Relaxed);
+    }
 }
 
 /// A position `plies` moves into a deterministic pseudo-random game (stops
@@ -70,29 +106,27 @@ fn walk<G: Playable>(pos: G, plies: usize, seed: u64) -> G {
     line.pop().expect("a playout holds its start")
 }
 
-/// Runs the bench of every game built in and prints one line per game and
-/// the total in OpenBench's form.
-pub fn run_printed(depth: Option<i32>, printer: &Printer) {
-    run_printed_only(depth, &Variant::ALL, printer);
-}
-
-/// As [`run_printed`], for the listed games only (profiling one game).
-pub fn run_printed_only(depth: Option<i32>, variants: &[Variant], printer: &Printer) {
+/// Runs the bench of the listed games and writes one line per game and the
+/// total in OpenBench's form (`<nodes> nodes <nps> nps`) through `line`;
+/// stops early, with a line saying so, when `stop` is raised.
+pub fn run(depth: Option<i32>, variants: &[Variant], stop: &AtomicBool, line: &dyn Fn(&str)) {
     let depth = depth.unwrap_or(DEFAULT_DEPTH);
     let mut nodes = 0;
     let mut time = Duration::ZERO;
     for &variant in variants {
-        let (n, t) = crate::for_variant!(variant, G => bench::<G>(variant, depth));
-        {
-            printer.line(&format!(
-                "{:<14} {:>12} nodes {:>9} nps",
-                variant.name(),
-                n,
-                n as u128 * 1000 / t.as_millis().max(1)
-            ));
-            nodes += n;
-            time += t;
-        }
+        let Some((n, t)) = crate::for_variant!(variant, G => bench::<G>(variant, depth, stop))
+        else {
+            line("info string bench stopped");
+            return;
+        };
+        line(&format!(
+            "{:<14} {:>12} nodes {:>9} nps",
+            variant.name(),
+            n,
+            n as u128 * 1000 / t.as_millis().max(1)
+        ));
+        nodes += n;
+        time += t;
     }
-    printer.line(&format!("{nodes} nodes {} nps", nodes as u128 * 1000 / time.as_millis().max(1)));
+    line(&format!("{nodes} nodes {} nps", nodes as u128 * 1000 / time.as_millis().max(1)));
 }

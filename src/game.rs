@@ -256,6 +256,13 @@ pub trait Game: Clone + Send + Sync + fmt::Debug + fmt::Display + 'static {
     /// the position's castling mode; draughts: PDN, `32-28` / `28x19`).
     fn move_text(&self, mv: Self::Move) -> String;
 
+    /// A legal move with every square it touches, for protocols that want
+    /// no ambiguity (draughts: from, to and each captured square, as Hub
+    /// writes it). Defaults to [`Game::move_text`].
+    fn full_move_text(&self, mv: Self::Move) -> String {
+        self.move_text(mv)
+    }
+
     /// The number of legal moves (perft's last ply). A game may override this
     /// with a faster count that does not build the moves.
     fn count_legal(&self) -> u64 {

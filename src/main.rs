@@ -4,12 +4,11 @@
 //! `crown hub` speaks Hub v2 for draughts.
 
 use clap::{Parser, Subcommand};
-use crown::chess;
 use crown::game::{Game, Variant};
-use crown::protocol::hub::HubLoop;
-use crown::protocol::uci::UciLoop;
+use crown::protocol::hub::Hub;
+use crown::protocol::uci::Uci;
 use crown::protocol::Printer;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
 
@@ -37,8 +36,8 @@ enum Command {
         /// Depth per position.
         depth: Option<i32>,
         /// Bench only this game (chess, chess960, international, ...).
-        #[arg(long)]
-        variant: Option<String>,
+        #[arg(long, value_parser = variant_arg)]
+        variant: Option<Variant>,
     },
     /// Print the search tunables in OpenBench's SPSA input format
     /// (`name, int, value, min, max, step, rate`).
@@ -60,8 +59,8 @@ enum Command {
     Perft {
         /// chess, chess960, international, brazilian, russian, english,
         /// italian, turkish, antidraughts
-        #[arg(long, default_value = "chess")]
-        variant: String,
+        #[arg(long, default_value = "chess", value_parser = variant_arg)]
+        variant: Variant,
         /// Start from this position (FEN / PDN FEN) instead of the start position.
         #[arg(long)]
         fen: Option<String>,
@@ -71,8 +70,8 @@ enum Command {
         /// Print the count below each root move.
         #[arg(long)]
         divide: bool,
-        /// Split the root moves over this many threads.
-        #[arg(long, default_value_t = 1)]
+        /// Split the root moves over this many threads (1..=1024).
+        #[arg(long, default_value_t = 1, value_parser = crown::engine::options::threads_arg)]
         threads: usize,
     },
     /// Engine-versus-engine matches (`crown match --help` for the options).
@@ -116,42 +115,30 @@ enum EgtbAction {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
-        Some(Command::Perft { variant, fen, depth, divide, threads }) => {
-            perft(&variant, fen.as_deref(), depth, divide, threads)
-        }
+        Some(Command::Perft { variant, fen, depth, divide, threads }) => crown::for_variant!(
+            variant,
+            G => run_perft::<G>(variant, fen.as_deref(), depth, divide, threads)
+        ),
         Some(Command::Match { args }) => crown::tournament::run_cli(&args),
-        Some(Command::Dxp { egtb, options }) => {
-            load_egtb(egtb.as_deref());
-            crown::protocol::dxp::run(&options)
-        }
+        Some(Command::Dxp { egtb, options }) => crown::protocol::dxp::run(&options, egtb),
         Some(Command::Egtb { action }) => egtb::run(action),
         Some(Command::Params) => {
             crown::search::params::spsa_lines().iter().for_each(|l| println!("{l}"));
             Ok(())
         }
-        Some(Command::Bench { depth, variant }) => match variant.as_deref() {
-            None => {
-                crown::bench::run_printed(depth, &Printer::stdout());
-                Ok(())
-            }
-            Some(name) => match Variant::parse(name) {
-                Some(v) => {
-                    crown::bench::run_printed_only(depth, &[v], &Printer::stdout());
-                    Ok(())
-                }
-                None => Err(format!("unknown variant '{name}'")),
-            },
-        },
+        Some(Command::Bench { depth, variant }) => {
+            let printer = Printer::stdout();
+            let variants = variant.map_or(Variant::ALL.to_vec(), |v| vec![v]);
+            let never = std::sync::atomic::AtomicBool::new(false);
+            crown::bench::run(depth, &variants, &never, &|line| printer.line(line));
+            Ok(())
+        }
         Some(Command::Hub { egtb }) => {
-            load_egtb(egtb.as_deref());
-            HubLoop::run(std::io::BufReader::new(std::io::stdin()), Printer::stdout());
+            Hub::run(std::io::BufReader::new(std::io::stdin()), Printer::stdout(), egtb);
             Ok(())
         }
         Some(Command::Uci) | None => {
-            UciLoop::<chess::Position>::run(
-                std::io::BufReader::new(std::io::stdin()),
-                Printer::stdout(),
-            );
+            Uci::run(std::io::BufReader::new(std::io::stdin()), Printer::stdout());
             Ok(())
         }
     };
@@ -164,18 +151,12 @@ fn main() -> ExitCode {
     }
 }
 
-/// `crown perft`: Stockfish's output format, then time and speed.
-fn perft(
-    variant: &str,
-    fen: Option<&str>,
-    depth: u32,
-    divide: bool,
-    threads: usize,
-) -> Result<(), String> {
-    let variant = Variant::parse(variant).ok_or_else(|| format!("unknown variant '{variant}'"))?;
-    crown::for_variant!(variant, G => run_perft::<G>(variant, fen, depth, divide, threads))
+/// A game name on the command line.
+fn variant_arg(text: &str) -> Result<Variant, String> {
+    Variant::parse(text).ok_or_else(|| format!("unknown variant '{text}'"))
 }
 
+/// `crown perft`: Stockfish's output format, then time and speed.
 fn run_perft<G: Game>(
     variant: Variant,
     fen: Option<&str>,
@@ -205,18 +186,6 @@ fn run_perft<G: Game>(
     println!("Time: {:.3} s", seconds);
     println!("Nodes/second: {:.0}", nodes as f64 / seconds.max(1e-9));
     Ok(())
-}
-
-/// Installs the tablebase under `root` for the search; messages go to
-/// stderr (stdout belongs to the protocol). A missing or damaged file leaves
-/// that table out; nothing here stops the engine.
-fn load_egtb(root: Option<&Path>) {
-    if let Some(root) = root {
-        // Interim (next commit hands the tables to the engine session).
-        for line in crown::egtb::load_for(root, Variant::International).1 {
-            eprintln!("{line}");
-        }
-    }
 }
 
 mod egtb {

@@ -8,6 +8,7 @@
 
 use crate::game::Game;
 use rayon::prelude::*;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// Leaf count of the legal move tree of `pos` to `depth` plies.
 pub fn perft<G: Game>(pos: &G, depth: u32) -> u64 {
@@ -47,4 +48,49 @@ pub fn divide<G: Game>(pos: &G, depth: u32, threads: usize) -> Vec<(String, u64)
         Ok(pool) => pool.install(|| list.par_iter().map(|&mv| count(mv)).collect()),
         Err(_) => serial(),
     }
+}
+
+/// As [`divide`], but gives up as soon as `stop` is raised (checked at
+/// every node two or more plies above the leaves): `None` then.
+pub fn divide_until<G: Game>(
+    pos: &G,
+    depth: u32,
+    threads: usize,
+    stop: &AtomicBool,
+) -> Option<Vec<(String, u64)>> {
+    let mut list = G::MoveList::default();
+    pos.generate(&mut list);
+    let count = |mv: G::Move| {
+        let mut child = pos.clone();
+        child.play(mv);
+        perft_until(&child, depth.saturating_sub(1), stop).map(|n| (pos.move_text(mv), n))
+    };
+    let serial = || list.iter().map(|&mv| count(mv)).collect::<Option<Vec<_>>>();
+    let counts = if threads <= 1 {
+        serial()
+    } else {
+        match rayon::ThreadPoolBuilder::new().num_threads(threads).build() {
+            Ok(pool) => pool.install(|| list.par_iter().map(|&mv| count(mv)).collect()),
+            Err(_) => serial(),
+        }
+    };
+    counts.filter(|_| !stop.load(Ordering::Relaxed))
+}
+
+fn perft_until<G: Game>(pos: &G, depth: u32, stop: &AtomicBool) -> Option<u64> {
+    if depth < 2 {
+        return Some(perft(pos, depth));
+    }
+    if stop.load(Ordering::Relaxed) {
+        return None;
+    }
+    let mut list = G::MoveList::default();
+    pos.generate(&mut list);
+    let mut total = 0;
+    for &mv in list.iter() {
+        let mut child = pos.clone();
+        child.play(mv);
+        total += perft_until(&child, depth - 1, stop)?;
+    }
+    Some(total)
 }

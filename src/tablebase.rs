@@ -10,8 +10,9 @@
 //! than any loaded table (it must answer `None` without touching memory that
 //! depends on the position), so the search may call it at every node.
 
-use crate::game::Game;
+use crate::game::{Game, Variant};
 use std::fmt;
+use std::path::Path;
 
 /// A game-theoretic result for the side to move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -46,9 +47,14 @@ impl fmt::Display for Wdl {
 }
 
 /// Loaded endgame tables of game `G`, shared read-only by the search threads.
-pub trait Probe<G: Game>: Send + Sync + 'static {
+pub trait Probe<G: Game>: Send + Sync + Sized + 'static {
     /// The result of `pos` for its side to move, when a table covers it.
     fn probe(&self, pos: &G) -> Option<Wdl>;
+
+    /// Loads the tables of `variant` found at `path`, with one message per
+    /// table set loaded or file refused (a damaged file is left out, never
+    /// read out of bounds). `None` when there is nothing to probe.
+    fn load(path: &Path, variant: Variant) -> (Option<Self>, Vec<String>);
 }
 
 /// The table type of a game without endgame tables: never covers anything.
@@ -59,5 +65,9 @@ impl<G: Game> Probe<G> for NoTables {
     #[inline]
     fn probe(&self, _pos: &G) -> Option<Wdl> {
         None
+    }
+
+    fn load(_path: &Path, variant: Variant) -> (Option<Self>, Vec<String>) {
+        (None, vec![format!("no endgame tables for {variant} in this build")])
     }
 }

@@ -4,15 +4,15 @@
 
 use crown::chess;
 use crown::draughts;
-use crown::engine::pool;
+use crown::engine::Engine;
 use crown::eval::Playable;
 use crown::game::{Game, Variant};
 use crown::score::mate_in_moves;
 use crown::search::tt::TranspositionTable;
-use crown::search::{Info, Limits, Reporter, Signals, Worker};
+use crown::search::{Info, Limits, Reporter, Signals};
 use parking_lot::Mutex;
 use std::sync::Arc;
-use std::time::Instant;
+use std::time::Duration;
 
 /// Records what the search reports.
 #[derive(Default)]
@@ -30,18 +30,36 @@ impl<G: Game> Reporter<G> for Record<G::Move> {
     }
 }
 
+/// Hands the engine's reports to a shared record.
+struct Shared<M>(Arc<Record<M>>);
+
+impl<G: Game> Reporter<G> for Shared<G::Move> {
+    fn info(&self, root: &G, info: &Info<G::Move>) {
+        self.0.info(root, info);
+    }
+    fn best_move(&self, root: &G, best: Option<G::Move>, ponder: Option<G::Move>) {
+        self.0.best_move(root, best, ponder);
+    }
+}
+
+/// One search by the engine (its pool of `threads` persistent threads),
+/// waited for.
 fn search<G: Playable>(
     pos: &G,
     history: &[u64],
     limits: Limits<G::Move>,
     threads: usize,
-) -> Record<G::Move> {
+) -> Arc<Record<G::Move>> {
     let tt = Arc::new(TranspositionTable::new(8).unwrap());
     let signals = Arc::new(Signals::default());
-    let mut workers: Vec<Worker<G>> =
-        (0..threads).map(|id| Worker::new(id, tt.clone(), signals.clone())).collect();
-    let record = Record::default();
-    pool::search(&mut workers, pos, history, &limits, &record, &signals, Instant::now());
+    let (mut engine, status) = Engine::new(pos.clone(), tt, signals, threads);
+    status.unwrap();
+    engine.set_position(pos.clone(), history.to_vec());
+    let record = Arc::new(Record::default());
+    let (done, finished) = crossbeam_channel::unbounded();
+    engine.go(limits, Box::new(Shared(record.clone())), done);
+    finished.recv_timeout(Duration::from_secs(120)).expect("the search reports");
+    assert!(!engine.is_searching());
     record
 }
 
@@ -163,11 +181,15 @@ fn legal_bestmove<G: Playable>(variant: Variant, threads: usize) {
     let mut pos = G::start(variant);
     // A few plies in, so the root is not always the start position.
     for _ in 0..6 {
-        let record = search(&pos, &[], depth(5), threads);
-        let best = record.best.lock().unwrap().0;
-        let Some(best) = best else { break };
         let mut list = G::MoveList::default();
         pos.generate(&mut list);
+        if list.is_empty() {
+            break;
+        }
+        let record = search(&pos, &[], depth(5), threads);
+        let best = record.best.lock().expect("a best-move report").0;
+        // A position with legal moves must get one of them, never none.
+        let best = best.unwrap_or_else(|| panic!("{variant}: no move with {} legal", list.len()));
         assert!(list.contains(&best), "{variant}: illegal bestmove {best:?}");
         pos.play(best);
     }

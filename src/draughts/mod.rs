@@ -57,8 +57,14 @@ impl<R: Rules> Game for Position<R> {
         Self::start_position()
     }
 
+    /// PDN FEN (`W:W31-50:B1-20`), or a Hub position string (a side letter
+    /// and one character per square, no `:`).
     fn from_fen(text: &str, _variant: Variant) -> Result<Self, PositionError> {
-        fen::parse_fen(text)
+        if text.contains(':') {
+            fen::parse_fen(text)
+        } else {
+            fen::parse_hub(text.trim())
+        }
     }
 
     fn to_fen(&self) -> String {
@@ -129,6 +135,10 @@ impl<R: Rules> Game for Position<R> {
         let mut legal = MoveList::default();
         self.generate_moves(&mut legal);
         notation::pdn_text(self, mv, &legal)
+    }
+
+    fn full_move_text(&self, mv: Move) -> String {
+        notation::hub_text::<R>(mv)
     }
 
     #[inline]

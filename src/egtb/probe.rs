@@ -155,4 +155,8 @@ impl<R: Rules> crate::tablebase::Probe<Position<R>> for Tablebase {
         }
         Tablebase::probe(self, pos)
     }
+
+    fn load(path: &Path, variant: Variant) -> (Option<Self>, Vec<String>) {
+        super::load_for(path, variant)
+    }
 }

@@ -1,28 +1,32 @@
-//! The engine: one game's position, its search threads and its table, driven
-//! by commands from a protocol loop.
+//! The engine: one game's position, its search pool, its level and its
+//! tables ([`Engine<G>`], generic, monomorphised per game), and the
+//! [`Session`] that wraps the engine of whichever game is played and owns
+//! everything a protocol needs (table, signals, settings, parameters).
 //!
-//! [`Engine<G>`] is generic over the game (code that runs per node is
-//! monomorphised); `Session` is the enum over every game that a protocol
-//! loop matches once per command. `go` returns at once: the search runs on a
-//! coordinator thread that owns the workers while it runs and hands them back
-//! when it ends, so the protocol loop keeps answering `isready` and `stop`.
-//!
-//! A search counts as over the moment its best move is reported, not when
-//! its thread has been joined: a GUI may send the next `go` as soon as it
-//! reads `bestmove`, while the coordinator is still handing the workers back.
+//! `go` returns at once: the search runs on the pool's persistent threads,
+//! and the protocol loop keeps answering `isready` and `stop`. A search
+//! counts as over the moment its best move is reported (its `searching`
+//! flag is lowered just before), not when its threads have gone idle: a GUI
+//! may send the next `go` as soon as it reads `bestmove`, and the pool runs
+//! tasks in order. Every state change is made only between searches (the
+//! protocol loop queues commands until then; [`Engine`] methods that change
+//! state are not called during a search).
 
 pub mod options;
 pub mod pool;
 pub mod session;
 
+pub use session::Session;
+
 use crate::eval::Playable;
 use crate::search::level::{self, Level, LevelPlay};
 use crate::search::params::Params;
 use crate::search::tt::TranspositionTable;
-use crate::search::{Info, Limits, Reporter, Signals, Worker};
+use crate::search::{Limits, Reporter, Signals};
+use crossbeam_channel::Sender;
+use pool::{Job, Pool};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
-use std::thread::JoinHandle;
 use std::time::Instant;
 
 /// One game's engine state.
@@ -30,52 +34,37 @@ pub struct Engine<G: Playable> {
     position: G,
     /// Keys of the game's positions before `position`, oldest first.
     history: Vec<u64>,
-    workers: Vec<Worker<G>>,
-    thread_count: usize,
-    running: Option<JoinHandle<Vec<Worker<G>>>>,
-    /// Raised by the running search just before it reports its best move.
-    reported: Arc<AtomicBool>,
+    pool: Pool<G>,
+    /// Raised by `go`, lowered by the search just before its best move.
+    searching: Arc<AtomicBool>,
     tt: Arc<TranspositionTable>,
     signals: Arc<Signals>,
-    params: Params,
     /// Playing level (none: full strength) and its seed (0: from the clock).
     level: Option<Level>,
     seed: u64,
 }
 
 impl<G: Playable> Engine<G> {
-    /// An engine at `position` with `threads` search threads.
+    /// An engine at `position` with a pool of `threads` search threads.
+    /// The error says how many threads started when fewer did.
     pub fn new(
         position: G,
         tt: Arc<TranspositionTable>,
         signals: Arc<Signals>,
         threads: usize,
-    ) -> Self {
-        let mut engine = Engine {
+    ) -> (Self, Result<(), String>) {
+        let (pool, status) = Pool::new(threads, &tt, &signals);
+        let engine = Engine {
             position,
             history: Vec::new(),
-            workers: Vec::new(),
-            thread_count: threads.max(1),
-            running: None,
-            reported: Arc::new(AtomicBool::new(true)),
+            pool,
+            searching: Arc::new(AtomicBool::new(false)),
             tt,
             signals,
-            params: Params::default(),
             level: None,
             seed: 0,
         };
-        engine.rebuild_workers();
-        engine
-    }
-
-    fn rebuild_workers(&mut self) {
-        self.workers = (0..self.thread_count)
-            .map(|id| {
-                let mut w = Worker::new(id, self.tt.clone(), self.signals.clone());
-                w.set_params(self.params);
-                w
-            })
-            .collect();
+        (engine, status)
     }
 
     /// The current root position.
@@ -88,26 +77,13 @@ impl<G: Playable> Engine<G> {
         &self.history
     }
 
-    /// Whether a search is running and has not reported its best move yet.
+    /// Whether a search runs that has not reported its best move yet.
     pub fn is_searching(&self) -> bool {
-        self.running.as_ref().is_some_and(|h| !h.is_finished())
-            && !self.reported.load(Ordering::Acquire)
-    }
-
-    /// Waits for a running search to end and takes the workers back.
-    pub fn wait(&mut self) {
-        if let Some(handle) = self.running.take() {
-            match handle.join() {
-                Ok(workers) => self.workers = workers,
-                // A search thread died: start again with fresh workers.
-                Err(_) => self.rebuild_workers(),
-            }
-        }
+        self.searching.load(Ordering::Acquire)
     }
 
     /// Sets the root position and the keys of the game before it.
     pub fn set_position(&mut self, position: G, history: Vec<u64>) {
-        self.wait();
         self.position = position;
         self.history = history;
     }
@@ -120,32 +96,52 @@ impl<G: Playable> Engine<G> {
         self.seed = seed;
     }
 
-    /// The playing level, if any.
-    pub fn level(&self) -> Option<Level> {
-        self.level
+    /// Restarts the pool with `threads` threads (fresh workers, so the
+    /// tunables and tables are handed over again by the caller).
+    pub fn set_threads(&mut self, threads: usize) -> Result<(), String> {
+        let (pool, status) = Pool::new(threads, &self.tt, &self.signals);
+        self.pool = pool;
+        status
     }
 
-    /// Starts a search and returns at once; the reporter hears the result.
-    /// Refused while another search runs.
-    pub fn go<R: Reporter<G> + 'static>(
+    /// Switches every worker to another table (after a resize).
+    pub fn set_table(&mut self, tt: Arc<TranspositionTable>) {
+        self.tt = tt.clone();
+        self.pool.edit(Arc::new(move |w| w.set_table(tt.clone())));
+    }
+
+    /// Hands the search tunables to every worker.
+    pub fn set_params(&mut self, params: Params) {
+        self.pool.edit(Arc::new(move |w| w.set_params(params)));
+    }
+
+    /// Hands the endgame tables to every worker (`None`: no probes).
+    pub fn set_tables(&mut self, tables: Option<Arc<G::Tables>>) {
+        self.pool.edit(Arc::new(move |w| w.set_tables(tables.clone())));
+    }
+
+    /// Forgets what was learnt in the previous game (histories).
+    pub fn new_game(&mut self) {
+        self.pool.edit(Arc::new(|w| w.clear()));
+    }
+
+    /// Starts a search and returns at once; `reporter` hears the result and
+    /// `done` is told once the best move has been reported. Called only
+    /// when no search runs.
+    pub fn go(
         &mut self,
         mut limits: Limits<G::Move>,
-        reporter: R,
-    ) -> Result<(), &'static str> {
-        if self.is_searching() {
-            return Err("a search is already running");
-        }
-        self.wait();
+        reporter: Box<dyn Reporter<G>>,
+        done: Sender<()>,
+    ) {
         self.signals.stop.store(false, Ordering::Relaxed);
         self.signals.pondering.store(limits.ponder, Ordering::Relaxed);
         self.signals.nodes.store(0, Ordering::Relaxed);
         self.tt.new_search();
         let start = Instant::now();
-        self.reported = Arc::new(AtomicBool::new(false));
-        let reporter = Finishing { inner: reporter, reported: self.reported.clone() };
         // A level searches on one thread (its budget counts one thread's
         // nodes) with enough lines to draw from.
-        let mut active = self.workers.len();
+        let mut active = self.pool.len();
         if let Some(level) = self.level {
             let key = self.position.hash() ^ (self.history.len() as u64).rotate_left(32);
             let seed = if self.seed != 0 {
@@ -166,106 +162,23 @@ impl<G: Playable> Engine<G> {
             limits.multipv = limits.multipv.max(level::LINES);
             active = 1;
         }
-        let mut workers = std::mem::take(&mut self.workers);
-        let root = self.position.clone();
-        let history = self.history.clone();
-        let signals = self.signals.clone();
-        let spawned = std::thread::Builder::new()
-            .name("crown-search-0".into())
-            .stack_size(pool::STACK_SIZE)
-            .spawn(move || {
-                let searching = &mut workers[..active];
-                pool::search(searching, &root, &history, &limits, &reporter, &signals, start);
-                workers
-            });
-        match spawned {
-            Ok(handle) => {
-                self.running = Some(handle);
-                Ok(())
-            }
-            Err(_) => {
-                self.rebuild_workers();
-                Err("cannot start a search thread")
-            }
-        }
-    }
-
-    /// Asks a running search to stop (it reports its best move).
-    pub fn stop(&self) {
-        self.signals.stop.store(true, Ordering::Relaxed);
-    }
-
-    /// Uses `threads` search threads from the next search on.
-    pub fn set_threads(&mut self, threads: usize) {
-        self.wait();
-        self.thread_count = threads.max(1);
-        self.rebuild_workers();
-    }
-
-    /// Switches to another table (after a resize).
-    pub fn set_table(&mut self, tt: Arc<TranspositionTable>) {
-        self.wait();
-        self.tt = tt;
-        for w in &mut self.workers {
-            w.set_table(self.tt.clone());
-        }
-    }
-
-    /// The search tunables in use.
-    pub fn params(&self) -> Params {
-        self.params
-    }
-
-    /// Replaces the search tunables.
-    pub fn set_params(&mut self, params: Params) {
-        self.wait();
-        self.params = params;
-        for w in &mut self.workers {
-            w.set_params(params);
-        }
-    }
-
-    /// Forgets what was learnt in the previous game (histories).
-    pub fn new_game(&mut self) {
-        self.wait();
-        for w in &mut self.workers {
-            w.clear();
-        }
+        self.searching.store(true, Ordering::Release);
+        let job = Job {
+            root: self.position.clone(),
+            history: self.history.clone(),
+            limits,
+            start,
+            reporter,
+            searching: self.searching.clone(),
+            done,
+        };
+        self.pool.start(job, active);
     }
 
     /// A static evaluation breakdown of the root (the `eval` command).
-    pub fn trace(&mut self) -> String {
+    pub fn trace(&self) -> String {
         use crate::eval::Evaluator;
         let mut evaluator = G::Evaluator::default();
         evaluator.trace(&self.position)
-    }
-}
-
-/// Passes everything on and raises `reported` before the best move leaves,
-/// so that whoever reads `bestmove` finds the search over.
-struct Finishing<R> {
-    inner: R,
-    reported: Arc<AtomicBool>,
-}
-
-impl<G: Playable, R: Reporter<G>> Reporter<G> for Finishing<R> {
-    fn info(&self, root: &G, info: &Info<G::Move>) {
-        self.inner.info(root, info);
-    }
-
-    fn current_move(&self, root: &G, mv: G::Move, number: usize, depth: i32) {
-        self.inner.current_move(root, mv, number, depth);
-    }
-
-    fn best_move(&self, root: &G, best: Option<G::Move>, ponder: Option<G::Move>) {
-        self.reported.store(true, Ordering::Release);
-        self.inner.best_move(root, best, ponder);
-    }
-}
-
-impl<G: Playable> Drop for Engine<G> {
-    fn drop(&mut self) {
-        self.stop();
-        self.wait();
     }
 }

@@ -132,6 +132,10 @@ pub enum Change {
     Skill(i64),
     /// Seed of the level's random choices (0: from the clock).
     Seed(u64),
+    /// Play another game (Hub `variant`; a new engine at its start).
+    Variant(crate::game::Variant),
+    /// Where the endgame tables are (draughts `--egtb`, chess Syzygy).
+    TablesPath(std::path::PathBuf),
 }
 
 impl Change {
@@ -186,6 +190,26 @@ impl fmt::Display for OptionError {
 }
 
 impl std::error::Error for OptionError {}
+
+/// A thread count from a command line (`--threads`), checked against the
+/// `Threads` option's range, for clap's `value_parser`.
+pub fn threads_arg(text: &str) -> Result<usize, String> {
+    count_arg("Threads", text)
+}
+
+/// A table size in MB from a command line (`--hash`), checked against the
+/// `Hash` option's range, for clap's `value_parser`.
+pub fn hash_arg(text: &str) -> Result<usize, String> {
+    count_arg("Hash", text)
+}
+
+fn count_arg(name: &str, text: &str) -> Result<usize, String> {
+    match parse(name, Some(text)) {
+        Ok(Change::Threads(n) | Change::Hash(n)) => Ok(n),
+        Ok(_) => Err(format!("not a {name} value")),
+        Err(e) => Err(e.to_string()),
+    }
+}
 
 /// Finds an option by its UCI or Hub name, ignoring case.
 pub fn find(name: &str) -> Option<&'static Spec> {
@@ -338,19 +362,20 @@ impl Default for Settings {
 impl Settings {
     /// Records a change that the engine has applied successfully.
     pub fn record(&mut self, change: &Change) {
-        match *change {
-            Change::Hash(mb) => self.hash_mb = mb,
-            Change::Threads(n) => self.threads = n,
-            Change::MultiPv(n) => self.multipv = n,
-            Change::Ponder(on) => self.ponder = on,
-            Change::Chess960(on) => self.chess960 = on,
-            Change::ShowWdl(on) => self.show_wdl = on,
-            Change::MoveOverhead(ms) => self.move_overhead_ms = ms,
+        match change {
+            Change::Hash(mb) => self.hash_mb = *mb,
+            Change::Threads(n) => self.threads = *n,
+            Change::MultiPv(n) => self.multipv = *n,
+            Change::Ponder(on) => self.ponder = *on,
+            Change::Chess960(on) => self.chess960 = *on,
+            Change::ShowWdl(on) => self.show_wdl = *on,
+            Change::MoveOverhead(ms) => self.move_overhead_ms = *ms,
             Change::ClearHash | Change::SearchParam { .. } | Change::SearchStep { .. } => {}
-            Change::LimitStrength(on) => self.limit_strength = on,
-            Change::Elo { elo, .. } => self.elo = elo,
-            Change::Skill(skill) => self.skill = skill,
-            Change::Seed(seed) => self.seed = seed,
+            Change::LimitStrength(on) => self.limit_strength = *on,
+            Change::Elo { elo, .. } => self.elo = *elo,
+            Change::Skill(skill) => self.skill = *skill,
+            Change::Seed(seed) => self.seed = *seed,
+            Change::Variant(_) | Change::TablesPath(_) => {}
         }
     }
 

@@ -1,156 +1,657 @@
-//! The session: the enum over every draughts variant's engine that a
-//! protocol loop (Hub, DXP) matches once per command.
+//! The session: everything a protocol front end drives, for every game.
 //!
-//! Code that runs per node is generic over the position type; a protocol
-//! loop holds one [`Session`] and dispatches each command with
-//! [`with_session!`], whose arms call the same generic code with the
-//! variant's static type. Switching the variant replaces the whole engine
-//! (workers, histories) and starts from the variant's start position; the
-//! caller supplies the table and clears it.
+//! A [`Session`] owns the transposition table, the signals, the settings,
+//! the search parameters, the playing level, the endgame tables and the
+//! engine of the game being played (an enum over [`Engine<G>`], matched
+//! once per command, never per node). UCI, Hub and DXP are thin edges over
+//! it: they parse a line, call one method here, and print what comes back.
 //!
-//! Chess is deliberately not an arm: the only chess front end is UCI, which
-//! drives `Engine<chess::Position>` directly, and the draughts protocols never
-//! play chess. Keeping chess out means every arm here is a `Position<R>` and
-//! generic Hub/DXP code can be written once over `R: Rules`.
+//! * [`Session::apply`] makes every option change in one place (hash,
+//!   threads, parameters, level, Chess960, variant, tables).
+//! * [`Session::set_position`] reads a setup and a move list, all or
+//!   nothing, with one error type.
+//! * [`Session::go`] starts a search and returns at once; the [`Listener`]
+//!   hears the progress and the best move as text, and [`Session::done`]
+//!   is told when it has been reported. `perft` and `bench` run the same
+//!   way, as tasks that `stop` ends.
+//!
+//! Invariant: methods that change state are only called while
+//! [`Session::is_busy`] is false (the protocol loop queues commands until
+//! then); `stop`, `ponderhit` and the read-only methods may be called at
+//! any time.
 
-use crate::draughts;
-use crate::engine::Engine;
-use crate::game::{Game, Variant};
-use crate::search::tt::TranspositionTable;
-use crate::search::Signals;
+use super::options::{Change, Settings};
+use super::Engine;
+use crate::eval::Playable;
+use crate::game::{Game, Side, Variant};
+use crate::search::level::Scale;
+use crate::search::params::Params;
+use crate::search::tt::{self, TranspositionTable};
+use crate::search::{Info, Limits, Reporter, Signals};
+use crate::tablebase::Probe;
+use crate::time::Clock;
+use crossbeam_channel::{Receiver, Sender};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
 
-/// One draughts variant's engine.
-pub enum Session {
-    /// International draughts, 10x10.
-    International(Engine<draughts::International>),
-    /// Brazilian draughts, 8x8.
-    Brazilian(Engine<draughts::Brazilian>),
-    /// Russian draughts, 8x8.
-    Russian(Engine<draughts::Russian>),
-    /// English draughts / checkers, 8x8.
-    English(Engine<draughts::English>),
-    /// Italian draughts, 8x8.
-    Italian(Engine<draughts::Italian>),
-    /// Turkish draughts, 8x8 orthogonal.
-    Turkish(Engine<draughts::Turkish>),
-    /// Antidraughts, 10x10.
-    Antidraughts(Engine<draughts::Antidraughts>),
+/// How long a search runs whose limits do not bound the side to move (a
+/// bare `go`, only the other side's clock, an increment or a move count
+/// alone, Hub `level inc=` alone). Only `infinite` and `ponder` searches
+/// wait for `stop`.
+pub const DEFAULT_BUDGET: Duration = Duration::from_secs(1);
+
+/// Deepest `go perft` accepted.
+pub const MAX_PERFT_DEPTH: u32 = 15;
+/// Deepest `bench` accepted.
+pub const MAX_BENCH_DEPTH: u32 = 30;
+
+/// Where a position command starts.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Setup {
+    /// The variant's start position.
+    Start,
+    /// Position text: FEN (chess), PDN FEN or a Hub position (draughts).
+    Text(String),
 }
 
-/// Runs `$body` with `$engine` bound to the `&mut Engine<G>` inside a
-/// [`Session`] (by mutable reference), whatever the variant: the one match
-/// that turns the session enum into a static type for generic code.
-#[macro_export]
-macro_rules! with_session {
-    ($session:expr, $engine:ident => $body:expr) => {{
-        use $crate::engine::session::Session as S;
-        match $session {
-            S::International($engine) => $body,
-            S::Brazilian($engine) => $body,
-            S::Russian($engine) => $body,
-            S::English($engine) => $body,
-            S::Italian($engine) => $body,
-            S::Turkish($engine) => $body,
-            S::Antidraughts($engine) => $body,
-        }
-    }};
+/// A search request in protocol-neutral form (UCI `go`, Hub `level` and
+/// `go`, DXP's clock).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Go {
+    /// White's clock, milliseconds (negative values count as zero).
+    pub wtime: Option<i64>,
+    /// Black's clock, milliseconds.
+    pub btime: Option<i64>,
+    /// White's increment, milliseconds.
+    pub winc: Option<i64>,
+    /// Black's increment, milliseconds.
+    pub binc: Option<i64>,
+    /// Moves to the next time control.
+    pub movestogo: Option<u32>,
+    /// Depth limit in plies.
+    pub depth: Option<u32>,
+    /// Node limit.
+    pub nodes: Option<u64>,
+    /// Search for a mate in this many moves.
+    pub mate: Option<u32>,
+    /// Fixed time for this move, milliseconds.
+    pub movetime: Option<u64>,
+    /// Search until `stop`.
+    pub infinite: bool,
+    /// Ponder on the opponent's time (until `ponderhit` or `stop`).
+    pub ponder: bool,
+    /// Restrict the root to these moves (move text).
+    pub searchmoves: Vec<String>,
 }
 
-impl Session {
-    /// A fresh engine for `variant` at its start position, or `None` for a
-    /// variant that is not draughts.
-    pub fn new(
-        variant: Variant,
-        tt: Arc<TranspositionTable>,
-        signals: Arc<Signals>,
-        threads: usize,
-    ) -> Option<Session> {
-        fn make<G: crate::eval::Playable>(
-            variant: Variant,
-            tt: Arc<TranspositionTable>,
-            signals: Arc<Signals>,
-            threads: usize,
-        ) -> Engine<G> {
-            Engine::new(G::start(variant), tt, signals, threads)
-        }
-        Some(match variant {
-            Variant::International => Session::International(make(variant, tt, signals, threads)),
-            Variant::Brazilian => Session::Brazilian(make(variant, tt, signals, threads)),
-            Variant::Russian => Session::Russian(make(variant, tt, signals, threads)),
-            Variant::English => Session::English(make(variant, tt, signals, threads)),
-            Variant::Italian => Session::Italian(make(variant, tt, signals, threads)),
-            Variant::Turkish => Session::Turkish(make(variant, tt, signals, threads)),
-            Variant::Antidraughts => Session::Antidraughts(make(variant, tt, signals, threads)),
-            Variant::Chess | Variant::Chess960 => return None,
-        })
-    }
-
-    /// The variant this session plays.
-    pub fn variant(&self) -> Variant {
-        with_session!(self, e => e.position().variant())
-    }
-
-    /// Whether a search is running.
-    pub fn is_searching(&self) -> bool {
-        with_session!(self, e => e.is_searching())
-    }
-
-    /// Asks a running search to stop.
-    pub fn stop(&self) {
-        with_session!(self, e => e.stop())
-    }
-
-    /// Waits for a running search to end.
-    pub fn wait(&mut self) {
-        with_session!(self, e => e.wait())
-    }
-
-    /// Forgets the previous game's histories.
-    pub fn new_game(&mut self) {
-        with_session!(self, e => e.new_game())
-    }
-
-    /// Uses `threads` search threads from the next search on.
-    pub fn set_threads(&mut self, threads: usize) {
-        with_session!(self, e => e.set_threads(threads))
-    }
-
-    /// Plays at `level` from the next search on (see [`Engine::set_level`]).
-    pub fn set_level(&mut self, level: Option<crate::search::level::Level>, seed: u64) {
-        with_session!(self, e => {
-            e.wait();
-            e.set_level(level, seed)
-        })
-    }
-
-    /// Replaces the search tunables (SPSA over Hub, tuning builds).
-    /// Switches to another table (after a resize).
-    pub fn set_params(&mut self, params: crate::search::params::Params) {
-        with_session!(self, e => e.set_params(params))
-    }
-
-    /// Replaces the shared transposition table.
-    pub fn set_table(&mut self, tt: Arc<TranspositionTable>) {
-        with_session!(self, e => e.set_table(tt))
-    }
+/// Why a position command was refused (the position is unchanged).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PositionError {
+    /// The setup text is not a position of this game.
+    Setup {
+        /// The text, cut for the message.
+        text: String,
+        /// The reader's reason.
+        reason: String,
+    },
+    /// A move of the list is malformed or illegal where it stands.
+    Move {
+        /// 1-based index in the list.
+        index: usize,
+        /// The move text, cut for the message.
+        text: String,
+        /// The reason.
+        reason: String,
+    },
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn every_draughts_variant_has_a_session() {
-        let tt = Arc::new(TranspositionTable::new(1).unwrap());
-        let signals = Arc::new(Signals::default());
-        for v in Variant::ALL {
-            let session = Session::new(v, tt.clone(), signals.clone(), 1);
-            assert_eq!(session.is_some(), !v.is_chess(), "{v}");
-            if let Some(s) = session {
-                assert_eq!(s.variant(), v);
-                assert!(!s.is_searching());
+impl std::fmt::Display for PositionError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            PositionError::Setup { text, reason } => write!(f, "bad position '{text}': {reason}"),
+            PositionError::Move { index, text, reason } => {
+                write!(f, "move {index} '{text}': {reason}; position unchanged")
             }
         }
     }
+}
+
+impl std::error::Error for PositionError {}
+
+/// A line of search progress with the moves as text.
+#[derive(Clone, Debug)]
+pub struct Report {
+    /// The progress, moves aside.
+    pub info: Info<()>,
+    /// The principal variation as move text.
+    pub pv: Vec<String>,
+}
+
+/// What a protocol hears from a search, as text.
+pub trait Listener: Send + Sync {
+    /// A finished iteration (or an aspiration bound) of one line.
+    fn info(&self, report: &Report);
+    /// The root move being searched (after the first second).
+    fn current_move(&self, _text: &str, _number: usize, _depth: i32) {}
+    /// The answer: the move to play (none without a legal move) and the
+    /// expected reply.
+    fn best_move(&self, best: Option<&str>, ponder: Option<&str>);
+    /// A line of a `perft` or `bench` task.
+    fn line(&self, _text: &str) {}
+}
+
+/// How moves are written for a listener.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Notation {
+    /// The game's protocol text ([`Game::move_text`]).
+    Standard,
+    /// Every square a move touches ([`Game::full_move_text`], Hub).
+    Full,
+}
+
+/// Turns the search's typed reports into text for a [`Listener`].
+struct Text {
+    listener: Arc<dyn Listener>,
+    notation: Notation,
+}
+
+impl Text {
+    fn write<G: Game>(&self, pos: &G, mv: G::Move) -> String {
+        match self.notation {
+            Notation::Standard => pos.move_text(mv),
+            Notation::Full => pos.full_move_text(mv),
+        }
+    }
+}
+
+impl<G: Game> Reporter<G> for Text {
+    fn info(&self, root: &G, info: &Info<G::Move>) {
+        let mut pos = root.clone();
+        let mut pv = Vec::with_capacity(info.pv.len());
+        for &mv in &info.pv {
+            pv.push(self.write(&pos, mv));
+            pos.play(mv);
+        }
+        let info = Info {
+            depth: info.depth,
+            seldepth: info.seldepth,
+            multipv: info.multipv,
+            score: info.score,
+            bound: info.bound,
+            nodes: info.nodes,
+            time: info.time,
+            hashfull: info.hashfull,
+            pv: Vec::new(),
+        };
+        self.listener.info(&Report { info, pv });
+    }
+
+    fn current_move(&self, root: &G, mv: G::Move, number: usize, depth: i32) {
+        self.listener.current_move(&self.write(root, mv), number, depth);
+    }
+
+    fn best_move(&self, root: &G, best: Option<G::Move>, ponder: Option<G::Move>) {
+        let best_text = best.map(|mv| self.write(root, mv));
+        let ponder_text = best.zip(ponder).map(|(mv, reply)| {
+            let mut after = root.clone();
+            after.play(mv);
+            self.write(&after, reply)
+        });
+        self.listener.best_move(best_text.as_deref(), ponder_text.as_deref());
+    }
+}
+
+/// Declares the engine enum and its dispatch from one list of games.
+macro_rules! games {
+    ($($arm:ident => $G:ty),* $(,)?) => {
+        /// The engine of the game being played.
+        enum AnyEngine {
+            $(
+                #[allow(missing_docs)]
+                $arm(Engine<$G>),
+            )*
+        }
+
+        $(
+            impl From<Engine<$G>> for AnyEngine {
+                fn from(engine: Engine<$G>) -> Self {
+                    AnyEngine::$arm(engine)
+                }
+            }
+        )*
+
+        /// Runs `$body` with `$e` bound to the engine inside, whatever the game.
+        macro_rules! with_engine {
+            ($engine:expr, $e:ident => $body:expr) => {
+                match $engine {
+                    $(AnyEngine::$arm($e) => $body,)*
+                }
+            };
+        }
+    };
+}
+
+games! {
+    Chess => crate::chess::Position,
+    International => crate::draughts::International,
+    Brazilian => crate::draughts::Brazilian,
+    Russian => crate::draughts::Russian,
+    English => crate::draughts::English,
+    Italian => crate::draughts::Italian,
+    Turkish => crate::draughts::Turkish,
+    Antidraughts => crate::draughts::Antidraughts,
+}
+
+/// The engine state of one protocol connection, for every game.
+pub struct Session {
+    engine: AnyEngine,
+    settings: Settings,
+    tt: Arc<TranspositionTable>,
+    signals: Arc<Signals>,
+    params: Params,
+    /// Where the endgame tables are (`SyzygyPath`, `crown hub --egtb DIR`).
+    tables_path: Option<PathBuf>,
+    done_tx: Sender<()>,
+    done_rx: Receiver<()>,
+    /// A running `perft` or `bench` and its busy flag.
+    task: Option<JoinHandle<()>>,
+    task_busy: Arc<AtomicBool>,
+}
+
+impl Session {
+    /// A session playing `variant` from its start position, with default
+    /// settings. Fails only when the default table cannot be allocated.
+    pub fn new(variant: Variant) -> Result<Session, String> {
+        let settings = Settings::default();
+        let tt = Arc::new(TranspositionTable::new(settings.hash_mb).map_err(|e| e.to_string())?);
+        let signals = Arc::new(Signals::default());
+        let (engine, _) = build(variant, &tt, &signals, settings.threads);
+        let (done_tx, done_rx) = crossbeam_channel::unbounded();
+        let mut session = Session {
+            engine,
+            settings,
+            tt,
+            signals,
+            params: Params::default(),
+            tables_path: None,
+            done_tx,
+            done_rx,
+            task: None,
+            task_busy: Arc::new(AtomicBool::new(false)),
+        };
+        session.settings.chess960 = variant == Variant::Chess960;
+        Ok(session)
+    }
+
+    /// The game being played.
+    pub fn variant(&self) -> Variant {
+        match &self.engine {
+            AnyEngine::Chess(_) if self.settings.chess960 => Variant::Chess960,
+            engine => with_engine!(engine, e => e.position().variant()),
+        }
+    }
+
+    /// The settings in force.
+    pub fn settings(&self) -> &Settings {
+        &self.settings
+    }
+
+    /// The flags a protocol reader flips at once (`stop`, `ponderhit`).
+    pub fn signals(&self) -> Arc<Signals> {
+        self.signals.clone()
+    }
+
+    /// Told once after each search has reported its best move, and after
+    /// each `perft` or `bench` task.
+    pub fn done(&self) -> Receiver<()> {
+        self.done_rx.clone()
+    }
+
+    /// Whether a search, `perft` or `bench` runs that has not answered yet.
+    pub fn is_busy(&self) -> bool {
+        self.task_busy.load(Ordering::Acquire) || with_engine!(&self.engine, e => e.is_searching())
+    }
+
+    /// Asks the running search or task to stop (it still answers).
+    pub fn stop(&self) {
+        self.signals.stop.store(true, Ordering::Relaxed);
+    }
+
+    /// The opponent played the expected move: the pondering search goes on
+    /// under its clock.
+    pub fn ponderhit(&self) {
+        self.signals.pondering.store(false, Ordering::Relaxed);
+    }
+
+    /// Waits until no search or task runs (stopping them first); for the
+    /// end of a session.
+    pub fn shut_down(&mut self) {
+        self.stop();
+        while with_engine!(&self.engine, e => e.is_searching()) {
+            let _ = self.done_rx.recv_timeout(Duration::from_millis(10));
+        }
+        if let Some(task) = self.task.take() {
+            let _ = task.join();
+        }
+    }
+
+    /// Applies an option change. Returns the notes to show the user (a
+    /// clamped value, a table load); an error changes nothing.
+    pub fn apply(&mut self, change: Change) -> Result<Vec<String>, String> {
+        let mut notes: Vec<String> = change.note().into_iter().collect();
+        match &change {
+            Change::Hash(mb) => {
+                tt::resize(&mut self.tt, *mb)
+                    .map_err(|e| format!("{e}; keeping {} MB", self.settings.hash_mb))?;
+                let tt = self.tt.clone();
+                with_engine!(&mut self.engine, e => e.set_table(tt));
+            }
+            Change::Threads(n) => {
+                let status = with_engine!(&mut self.engine, e => e.set_threads(*n));
+                self.hand_over();
+                if let Err(e) = status {
+                    notes.push(e);
+                }
+            }
+            Change::ClearHash => self.tt.clear(),
+            Change::SearchParam { name, value } => {
+                self.params.set(name, *value);
+                self.hand_over();
+            }
+            Change::SearchStep { step, on } => {
+                self.params.off = self.params.off.with(*step, !on);
+                self.hand_over();
+            }
+            Change::Chess960(on) if *on != self.settings.chess960 => {
+                // Re-read the current position in the new castling mode.
+                if let AnyEngine::Chess(e) = &mut self.engine {
+                    let variant = if *on { Variant::Chess960 } else { Variant::Chess };
+                    if let Ok(pos) =
+                        crate::chess::Position::from_fen(&e.position().to_fen(), variant)
+                    {
+                        let history = e.history().to_vec();
+                        e.set_position(pos, history);
+                    }
+                }
+            }
+            Change::Variant(v) => {
+                self.tt.clear();
+                let (engine, status) = build(*v, &self.tt, &self.signals, self.settings.threads);
+                self.engine = engine;
+                self.settings.chess960 = *v == Variant::Chess960;
+                if let Err(e) = status {
+                    notes.push(e);
+                }
+                notes.extend(self.hand_over());
+            }
+            Change::TablesPath(path) => {
+                self.tables_path = Some(path.clone());
+                notes.extend(self.hand_over());
+            }
+            _ => {}
+        }
+        self.settings.record(&change);
+        let level = self.settings.level(self.scale());
+        let seed = self.settings.seed;
+        with_engine!(&mut self.engine, e => e.set_level(level, seed));
+        Ok(notes)
+    }
+
+    fn scale(&self) -> Scale {
+        if self.variant().is_chess() {
+            Scale::Chess
+        } else {
+            Scale::Draughts
+        }
+    }
+
+    /// Gives the engine's workers the parameters and the tables (after a
+    /// new pool or engine); returns the table-loading messages.
+    fn hand_over(&mut self) -> Vec<String> {
+        let params = self.params;
+        let root = self.tables_path.clone();
+        with_engine!(&mut self.engine, e => {
+            e.set_params(params);
+            let (tables, notes) = load_tables(e, root.as_deref());
+            e.set_tables(tables);
+            notes
+        })
+    }
+
+    /// Forgets the previous game: clears the table and the histories.
+    pub fn new_game(&mut self) {
+        self.tt.clear();
+        with_engine!(&mut self.engine, e => e.new_game());
+    }
+
+    /// Sets up `setup` and plays `moves` from it, all or nothing. In chess,
+    /// `0000` passes the turn (as GUIs send it in analysis) unless the side
+    /// to move is in check.
+    pub fn set_position(&mut self, setup: &Setup, moves: &[String]) -> Result<(), PositionError> {
+        let variant = self.variant();
+        with_engine!(&mut self.engine, e => {
+            let (pos, history) = read_position(variant, setup, moves)?;
+            e.set_position(pos, history);
+            Ok(())
+        })
+    }
+
+    /// The board as text (`d`).
+    pub fn board(&self) -> String {
+        with_engine!(&self.engine, e => e.position().to_string())
+    }
+
+    /// The position as FEN / PDN FEN.
+    pub fn fen(&self) -> String {
+        with_engine!(&self.engine, e => e.position().to_fen())
+    }
+
+    /// The static evaluation breakdown (`eval`).
+    pub fn eval_trace(&self) -> String {
+        with_engine!(&self.engine, e => e.trace())
+    }
+
+    /// Starts a search and returns at once. Returns warnings (searchmoves
+    /// that are not legal moves are left out).
+    pub fn go(&mut self, go: &Go, listener: Arc<dyn Listener>, notation: Notation) -> Vec<String> {
+        let settings = self.settings.clone();
+        let done = self.done_tx.clone();
+        with_engine!(&mut self.engine, e => {
+            let (limits, warnings) = limits_for(e.position(), go, &settings);
+            e.go(limits, Box::new(Text { listener, notation }), done);
+            warnings
+        })
+    }
+
+    /// Counts the leaves of the move tree to `depth` on a task thread,
+    /// printing Stockfish's divide lines; `stop` ends it early (then the
+    /// count is marked incomplete).
+    pub fn perft(&mut self, depth: u32, listener: Arc<dyn Listener>) {
+        let threads = self.settings.threads;
+        let job =
+            with_engine!(&self.engine, e => perft_task(e.position(), depth, threads, listener));
+        self.run_task(job);
+    }
+
+    /// Runs the benchmark on a task thread; `stop` ends it after the
+    /// position being searched.
+    pub fn bench(&mut self, depth: Option<u32>, listener: Arc<dyn Listener>) {
+        let job: Task = Box::new(move |stop: &AtomicBool| {
+            crate::bench::run(depth.map(|d| d as i32), &Variant::ALL, stop, &|l| listener.line(l));
+        });
+        self.run_task(job);
+    }
+
+    fn run_task(&mut self, job: Task) {
+        if let Some(task) = self.task.take() {
+            let _ = task.join();
+        }
+        self.signals.stop.store(false, Ordering::Relaxed);
+        self.task_busy.store(true, Ordering::Release);
+        let (busy, done, signals) =
+            (self.task_busy.clone(), self.done_tx.clone(), self.signals.clone());
+        let spawned = std::thread::Builder::new()
+            .name("crown-task".into())
+            .stack_size(super::pool::STACK_SIZE)
+            .spawn(move || {
+                job(&signals.stop);
+                busy.store(false, Ordering::Release);
+                let _ = done.send(());
+            });
+        match spawned {
+            Ok(handle) => self.task = Some(handle),
+            Err(_) => {
+                self.task_busy.store(false, Ordering::Release);
+                let _ = self.done_tx.send(());
+            }
+        }
+    }
+}
+
+impl Drop for Session {
+    fn drop(&mut self) {
+        self.shut_down();
+    }
+}
+
+/// A fresh engine for `variant` at its start position.
+fn build(
+    variant: Variant,
+    tt: &Arc<TranspositionTable>,
+    signals: &Arc<Signals>,
+    threads: usize,
+) -> (AnyEngine, Result<(), String>) {
+    crate::for_variant!(variant, G => {
+        let (engine, status) = Engine::<G>::new(G::start(variant), tt.clone(), signals.clone(), threads);
+        (AnyEngine::from(engine), status)
+    })
+}
+
+/// The endgame tables of the engine's game under `root`, with messages.
+fn load_tables<G: Playable>(
+    engine: &Engine<G>,
+    root: Option<&Path>,
+) -> (Option<Arc<G::Tables>>, Vec<String>) {
+    let Some(root) = root else { return (None, Vec::new()) };
+    let (tables, notes) = G::Tables::load(root, engine.position().variant());
+    (tables.map(Arc::new), notes)
+}
+
+/// Reads a setup and plays `moves` from it; returns the root and the keys
+/// of the positions before it.
+pub fn read_position<G: Game>(
+    variant: Variant,
+    setup: &Setup,
+    moves: &[String],
+) -> Result<(G, Vec<u64>), PositionError> {
+    let mut pos = match setup {
+        Setup::Start => G::start(variant),
+        Setup::Text(text) => G::from_fen(text, variant)
+            .map_err(|e| PositionError::Setup { text: cut(text, 100), reason: e.to_string() })?,
+    };
+    let mut history = Vec::with_capacity(moves.len());
+    for (i, text) in moves.iter().enumerate() {
+        let refuse =
+            |reason: String| PositionError::Move { index: i + 1, text: cut(text, 20), reason };
+        if text == "0000" && G::NULL_MOVE {
+            if pos.in_check() {
+                return Err(refuse("a null move is not allowed in check".into()));
+            }
+            history.push(pos.hash());
+            pos.play_null();
+            continue;
+        }
+        let mv = pos.parse_move(text).map_err(|e| refuse(e.to_string()))?;
+        history.push(pos.hash());
+        pos.play(mv);
+    }
+    Ok((pos, history))
+}
+
+/// The search limits of a request for the side to move of `pos`.
+fn limits_for<G: Game>(pos: &G, go: &Go, settings: &Settings) -> (Limits<G::Move>, Vec<String>) {
+    let white = pos.side_to_move() == Side::White;
+    let (time, inc) = if white { (go.wtime, go.winc) } else { (go.btime, go.binc) };
+    let millis = |v: i64| Duration::from_millis(v.max(0) as u64);
+    let mut warnings = Vec::new();
+    let mut searchmoves = Vec::new();
+    for text in &go.searchmoves {
+        match pos.parse_move(text) {
+            Ok(mv) => searchmoves.push(mv),
+            Err(e) => warnings.push(format!("searchmoves '{}': {e}; ignored", cut(text, 20))),
+        }
+    }
+    let bounded = time.is_some()
+        || go.movetime.is_some()
+        || go.depth.is_some()
+        || go.nodes.is_some()
+        || go.mate.is_some();
+    let limits = Limits {
+        clock: time.map(|t| Clock {
+            remaining: millis(t),
+            increment: millis(inc.unwrap_or(0)),
+            moves_to_go: go.movestogo,
+        }),
+        movetime: match go.movetime {
+            Some(ms) => Some(Duration::from_millis(ms)),
+            None if !bounded && !go.infinite && !go.ponder => Some(DEFAULT_BUDGET),
+            None => None,
+        },
+        depth: go.depth.map(|d| d as i32),
+        nodes: go.nodes,
+        mate: go.mate.map(|m| m as i32),
+        infinite: go.infinite,
+        ponder: go.ponder,
+        searchmoves,
+        multipv: settings.multipv,
+        overhead: Duration::from_millis(settings.move_overhead_ms),
+        level: None,
+    };
+    (limits, warnings)
+}
+
+/// A `perft` of a copy of `pos`, as a task.
+fn perft_task<G: Game>(pos: &G, depth: u32, threads: usize, listener: Arc<dyn Listener>) -> Task {
+    let pos = pos.clone();
+    Box::new(move |stop: &AtomicBool| run_perft(&pos, depth, threads, stop, listener.as_ref()))
+}
+
+/// Work for the task thread; it watches the stop flag it is given.
+type Task = Box<dyn FnOnce(&AtomicBool) + Send>;
+
+fn run_perft<G: Game>(pos: &G, depth: u32, threads: usize, stop: &AtomicBool, out: &dyn Listener) {
+    let start = Instant::now();
+    // Depth 0 is the root alone: no move lines, one node.
+    let counts = if depth == 0 {
+        Some(Vec::new())
+    } else {
+        crate::perft::divide_until(pos, depth, threads, stop)
+    };
+    let Some(counts) = counts else {
+        out.line("info string perft stopped; no count");
+        return;
+    };
+    for (text, count) in &counts {
+        out.line(&format!("{text}: {count}"));
+    }
+    let nodes: u64 = if depth == 0 { 1 } else { counts.iter().map(|(_, n)| n).sum() };
+    let ms = start.elapsed().as_millis().max(1);
+    out.line("");
+    out.line(&format!("Nodes searched: {nodes}"));
+    out.line(&format!("info string perft {nodes} nodes {ms} ms {} nps", nodes as u128 * 1000 / ms));
+}
+
+/// A prefix of `text` for messages, cut on a character boundary, with
+/// control characters replaced so a message never breaks a client's line
+/// reader: the one function for cutting long lines.
+pub fn cut(text: &str, chars: usize) -> String {
+    let mut out: String =
+        text.chars().take(chars).map(|c| if c.is_control() { '?' } else { c }).collect();
+    if text.chars().count() > chars {
+        out.push_str("...");
+    }
+    out
 }

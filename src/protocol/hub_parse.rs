@@ -14,8 +14,9 @@
 //! saturated or refused; seconds are reals, refused when not finite, clamped
 //! to `0..=MAX_SECONDS`.
 
+use crate::engine::session::cut;
 use crate::protocol::uci::MAX_DEPTH;
-use crate::protocol::{Command, Go, Level, Parsed, Setup};
+use crate::protocol::{Command, Go, Parsed, Preset, Setup};
 use std::time::Duration;
 
 /// Longest time accepted in a `level` line, in seconds (about 31 years);
@@ -62,16 +63,6 @@ pub fn scan(text: &str) -> Result<Vec<Arg<'_>>, String> {
         }
     }
     Ok(args)
-}
-
-/// A prefix of `text` for messages, cut on a character boundary.
-pub fn cut(text: &str, chars: usize) -> String {
-    let short: String = text.chars().take(chars).collect();
-    if short.len() < text.len() {
-        format!("{short}...")
-    } else {
-        short
-    }
 }
 
 /// A value as Hub writes it: double-quoted when empty or when it holds
@@ -138,7 +129,7 @@ pub fn parse(line: &str) -> Parsed {
 
 fn parse_pos<'a>(get: &dyn Fn(&str) -> Option<Option<&'a str>>) -> Parsed {
     let setup = match (get("pos"), get("start")) {
-        (Some(Some(text)), _) if !text.trim().is_empty() => Setup::Fen(text.trim().to_string()),
+        (Some(Some(text)), _) if !text.trim().is_empty() => Setup::Text(text.trim().to_string()),
         (Some(_), _) => return Err("pos: empty pos=".into()),
         (None, Some(_)) => Setup::Start,
         (None, None) => return Err("pos needs pos=<position> (or start)".into()),
@@ -182,8 +173,8 @@ fn duration(secs: f64) -> Duration {
 
 /// `level depth=N | nodes=N | move-time=S | [moves=N] time=S [inc=S] | infinite`.
 /// The clock is stored with this move's increment added, as Hub engines do.
-fn parse_level(args: &[Arg<'_>]) -> Result<Level, String> {
-    let mut level = Level::default();
+fn parse_level(args: &[Arg<'_>]) -> Result<Preset, String> {
+    let mut level = Preset::default();
     let (mut time, mut inc) = (None, None);
     let mut known = false;
     for &(key, value) in args {
@@ -276,7 +267,7 @@ mod tests {
         assert_eq!(
             ok(&line),
             Command::Position {
-                setup: Setup::Fen(start.clone()),
+                setup: Setup::Text(start.clone()),
                 moves: vec!["32-28".into(), "19-23".into()]
             }
         );

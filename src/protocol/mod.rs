@@ -15,60 +15,27 @@ pub mod hub;
 pub mod hub_parse;
 pub mod uci;
 
+use crate::engine::Session;
 use crate::search::Signals;
 use crossbeam_channel::{Receiver, Sender};
 use parking_lot::Mutex;
+use std::collections::VecDeque;
 use std::io::{BufRead, Write};
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use std::time::Duration;
 
-/// Longest input line kept; the rest of a longer line is read and dropped,
-/// so a hostile 100 MB line costs no memory.
-pub const MAX_LINE: usize = 1 << 16;
+/// Longest input line accepted (1 MiB: a `position ... moves` line of a
+/// very long game fits). A longer line is read to its end and refused
+/// whole, never cut and used, and costs no memory beyond this.
+pub const MAX_LINE: usize = 1 << 20;
 
-/// A search request in protocol-neutral form.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Go {
-    /// White's clock, milliseconds (negative values are treated as zero).
-    pub wtime: Option<i64>,
-    /// Black's clock, milliseconds.
-    pub btime: Option<i64>,
-    /// White's increment, milliseconds.
-    pub winc: Option<i64>,
-    /// Black's increment, milliseconds.
-    pub binc: Option<i64>,
-    /// Moves to the next time control.
-    pub movestogo: Option<u32>,
-    /// Depth limit in plies.
-    pub depth: Option<u32>,
-    /// Node limit.
-    pub nodes: Option<u64>,
-    /// Search for a mate in this many moves.
-    pub mate: Option<u32>,
-    /// Fixed time for this move, milliseconds.
-    pub movetime: Option<u64>,
-    /// Search until `stop`.
-    pub infinite: bool,
-    /// Ponder on the opponent's time.
-    pub ponder: bool,
-    /// Restrict the root to these moves (move text, checked by the engine).
-    pub searchmoves: Vec<String>,
-}
-
-/// Where a `position` command starts.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Setup {
-    /// The variant's start position.
-    Start,
-    /// A FEN (chess) or PDN FEN / Hub position (draughts).
-    Fen(String),
-}
+pub use crate::engine::session::{Go, Setup};
 
 /// Search limits given ahead of `go` (Hub `level`): each `level` line
 /// replaces the previous one whole.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Level {
+pub struct Preset {
     /// Depth limit in plies.
     pub depth: Option<u32>,
     /// Node limit.
@@ -133,7 +100,7 @@ pub enum Command {
     /// Load and get ready (Hub `init`).
     Init,
     /// Limits for the next searches (Hub `level`).
-    Level(Level),
+    Level(Preset),
 }
 
 /// Writes whole lines to the output, one lock per line.
@@ -166,36 +133,58 @@ impl Printer {
 /// error to report.
 pub type Parsed = Result<Option<Command>, String>;
 
-/// Reads one line of at most [`MAX_LINE`] bytes into `buf` (lossy UTF-8),
-/// dropping the rest of a longer line. Returns false at end of input.
-pub fn read_line(input: &mut impl BufRead, buf: &mut String) -> bool {
+/// What [`read_line`] found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Line {
+    /// A whole line is in the buffer.
+    Read,
+    /// The line was longer than [`MAX_LINE`]: read to its end and dropped.
+    TooLong,
+    /// End of input.
+    End,
+}
+
+/// Reads one line of at most [`MAX_LINE`] bytes into `buf` (lossy UTF-8).
+/// A longer line is consumed to its end and reported as [`Line::TooLong`]
+/// with `buf` empty.
+pub fn read_line(input: &mut impl BufRead, buf: &mut String) -> Line {
     buf.clear();
     let mut bytes = Vec::new();
+    let mut too_long = false;
+    let mut any = false;
     loop {
         let chunk = match input.fill_buf() {
             Ok(chunk) => chunk,
             Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-            Err(_) => return !bytes.is_empty(),
+            Err(_) => break,
         };
         if chunk.is_empty() {
-            if bytes.is_empty() {
-                return false;
-            }
             break;
         }
+        any = true;
         let (take, done) = match chunk.iter().position(|&b| b == b'\n') {
             Some(i) => (i + 1, true),
             None => (chunk.len(), false),
         };
-        let room = MAX_LINE.saturating_sub(bytes.len());
-        bytes.extend_from_slice(&chunk[..take.min(room)]);
+        if bytes.len() + take > MAX_LINE + 2 {
+            too_long = true;
+            bytes.clear();
+        } else if !too_long {
+            bytes.extend_from_slice(&chunk[..take]);
+        }
         input.consume(take);
         if done {
             break;
         }
     }
+    if too_long {
+        return Line::TooLong;
+    }
+    if !any {
+        return Line::End;
+    }
     buf.push_str(&String::from_utf8_lossy(&bytes));
-    true
+    Line::Read
 }
 
 /// Starts the named reader thread: each line of `input` goes through `parse`
@@ -213,8 +202,12 @@ where
     let run = move || {
         let mut input = input;
         let mut line = String::new();
-        while read_line(&mut input, &mut line) {
-            let parsed = parse(&line);
+        loop {
+            let parsed = match read_line(&mut input, &mut line) {
+                Line::End => break,
+                Line::TooLong => Err(format!("line longer than {MAX_LINE} bytes refused whole")),
+                Line::Read => parse(&line),
+            };
             match &parsed {
                 Ok(Some(Command::Stop)) => signals.stop.store(true, Ordering::Relaxed),
                 Ok(Some(Command::PonderHit)) => signals.pondering.store(false, Ordering::Relaxed),
@@ -241,32 +234,111 @@ where
     rx
 }
 
-/// How long the engine loop sleeps between looks at a finished search when
-/// it has nothing else to do.
-pub const IDLE_POLL: Duration = Duration::from_millis(5);
+/// Most commands kept while the session is busy; more are refused with an
+/// error (a client that floods a long search).
+pub const MAX_PENDING: usize = 1 << 16;
+
+/// A protocol's side of the engine loop.
+pub trait Front {
+    /// Whether `command` acts at once even while a search runs (`isready`,
+    /// `ping`, `stop`, `ponderhit`, ...); every other command waits its
+    /// turn.
+    fn urgent(command: &Command) -> bool;
+    /// Handles one command; false means quit.
+    fn handle(&mut self, session: &mut Session, command: Command) -> bool;
+    /// Reports an error line (a parse error, a refused command).
+    fn error(&self, message: &str);
+}
+
+/// The engine loop shared by the text protocols. It never blocks on a
+/// search: urgent commands act at once; a command that must wait for the
+/// search (`position`, `setoption`, `ucinewgame`, `go`, ...) is kept, in
+/// arrival order, and run when the search has answered, so none is dropped
+/// or refused for timing and every `go` gets its answer. A `stop` or
+/// `ponderhit` that arrives while a `go` is kept acts at once on the
+/// running search and is also kept after that `go`, which it was meant for
+/// as well: a burst of `go infinite` and `stop` never leaves a search
+/// running that nothing will stop.
+pub fn serve<F: Front>(front: &mut F, session: &mut Session, commands: Receiver<Parsed>) {
+    let done = session.done();
+    let mut pending: VecDeque<Command> = VecDeque::new();
+    loop {
+        while let Some(next) = pending.front() {
+            let for_search = matches!(next, Command::Stop | Command::PonderHit);
+            if session.is_busy() && !for_search {
+                break;
+            }
+            let Some(command) = pending.pop_front() else { break };
+            if !front.handle(session, command) {
+                return;
+            }
+        }
+        let parsed = crossbeam_channel::select! {
+            recv(commands) -> message => match message {
+                Ok(parsed) => parsed,
+                Err(_) => return,
+            },
+            recv(done) -> _ => continue,
+        };
+        let command = match parsed {
+            Ok(Some(command)) => command,
+            Ok(None) => continue,
+            Err(message) => {
+                front.error(&message);
+                continue;
+            }
+        };
+        if matches!(command, Command::Quit) {
+            return;
+        }
+        if F::urgent(&command) || (pending.is_empty() && !session.is_busy()) {
+            let go_kept = pending.iter().any(|c| matches!(c, Command::Go(_)));
+            if go_kept && matches!(command, Command::Stop | Command::PonderHit) {
+                pending.push_back(command.clone());
+            }
+            if !front.handle(session, command) {
+                return;
+            }
+        } else if pending.len() < MAX_PENDING {
+            pending.push_back(command);
+        } else {
+            front.error("too many commands while busy; this one is dropped (send stop)");
+        }
+    }
+}
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
-    fn long_lines_are_cut_not_buffered() {
+    fn long_lines_are_refused_whole() {
         let mut text = "x".repeat(MAX_LINE * 3);
         text.push_str("\nisready\n");
         let mut input = std::io::Cursor::new(text.into_bytes());
         let mut line = String::new();
-        assert!(read_line(&mut input, &mut line));
-        assert_eq!(line.len(), MAX_LINE);
-        assert!(read_line(&mut input, &mut line));
+        assert_eq!(read_line(&mut input, &mut line), Line::TooLong);
+        assert!(line.is_empty());
+        assert_eq!(read_line(&mut input, &mut line), Line::Read);
         assert_eq!(line, "isready\n");
-        assert!(!read_line(&mut input, &mut line));
+        assert_eq!(read_line(&mut input, &mut line), Line::End);
+    }
+
+    #[test]
+    fn lines_up_to_the_limit_are_read_whole() {
+        let mut text = "y".repeat(MAX_LINE - 1);
+        text.push('\n');
+        let mut input = std::io::Cursor::new(text.into_bytes());
+        let mut line = String::new();
+        assert_eq!(read_line(&mut input, &mut line), Line::Read);
+        assert_eq!(line.len(), MAX_LINE);
     }
 
     #[test]
     fn invalid_utf8_is_read_lossily() {
         let mut input = std::io::Cursor::new(vec![0xff, 0xfe, b'a', b'\n']);
         let mut line = String::new();
-        assert!(read_line(&mut input, &mut line));
+        assert_eq!(read_line(&mut input, &mut line), Line::Read);
         assert!(line.ends_with("a\n"));
     }
 }

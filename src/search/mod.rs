@@ -145,9 +145,10 @@ impl<G: Game> Reporter<G> for Silent {
     fn best_move(&self, _root: &G, _best: Option<G::Move>, _ponder: Option<G::Move>) {}
 }
 
-/// What one thread found.
+/// What one thread found (not to be confused with [`crate::game::Outcome`],
+/// how a game ended).
 #[derive(Clone, Debug)]
-pub struct Outcome<M> {
+pub struct Finding<M> {
     /// Deepest fully completed iteration.
     pub depth: i32,
     /// Score of the best move at that depth.
@@ -156,6 +157,8 @@ pub struct Outcome<M> {
     pub pv: Vec<M>,
     /// Nodes this thread searched.
     pub nodes: u64,
+    /// Deepest ply reached on the principal variation's iteration.
+    pub seldepth: usize,
 }
 
 /// The search score of an endgame-table result, given the static
@@ -175,8 +178,8 @@ pub fn table_score(wdl: Wdl, eval: Score) -> Score {
 
 /// The move to play across all threads: deepest completed iteration first,
 /// then the better score (Lazy SMP voting in its simplest sound form).
-pub fn choose<M: Clone>(outcomes: &[Outcome<M>]) -> Option<&Outcome<M>> {
-    outcomes
+pub fn choose<M: Clone>(findings: &[Finding<M>]) -> Option<&Finding<M>> {
+    findings
         .iter()
         .filter(|o| !o.pv.is_empty())
         .max_by(|a, b| a.depth.cmp(&b.depth).then(a.score.cmp(&b.score)))

@@ -11,7 +11,7 @@ use crate::score::{mate_in_moves, Score, INFINITE, MAX_PLY};
 use crate::search::ordering::History;
 use crate::search::params::{Params, Step};
 use crate::search::tt::TranspositionTable;
-use crate::search::{Info, Limits, Outcome, Reporter, ScoreBound, Signals};
+use crate::search::{Finding, Info, Limits, Reporter, ScoreBound, Signals};
 use crate::time::{self, Deadlines};
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
@@ -235,10 +235,10 @@ impl<G: Playable> Worker<G> {
         limits: &Limits<G::Move>,
         reporter: &R,
         start: Instant,
-    ) -> Outcome<G::Move> {
+    ) -> Finding<G::Move> {
         self.prepare(root, history, limits, start);
         let main = self.id == 0;
-        let mut outcome = Outcome { depth: 0, score: 0, pv: Vec::new(), nodes: 0 };
+        let mut outcome = Finding { depth: 0, score: 0, pv: Vec::new(), nodes: 0, seldepth: 0 };
         if self.root_moves.is_empty() {
             self.publish_nodes();
             return outcome;
@@ -284,7 +284,13 @@ impl<G: Playable> Worker<G> {
                 break;
             }
             let best = &self.root_moves[0];
-            outcome = Outcome { depth, score: best.score, pv: best.pv.clone(), nodes: 0 };
+            outcome = Finding {
+                depth,
+                score: best.score,
+                pv: best.pv.clone(),
+                nodes: 0,
+                seldepth: best.seldepth,
+            };
             if let (true, Some(play)) = (main, limits.level) {
                 finished.clear();
                 let lines = &self.root_moves[..multipv];

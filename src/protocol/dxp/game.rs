@@ -18,9 +18,8 @@ use crate::draughts::notation::{bit_of_number, dxp_fields};
 use crate::draughts::position::{Move, MoveList};
 use crate::draughts::rules::InternationalRules;
 use crate::draughts::International;
+use crate::engine::session::{Go, Setup as SessionSetup};
 use crate::game::{Game, Outcome, Side};
-use crate::search::Limits;
-use crate::time::Clock;
 use std::fmt;
 use std::time::Duration;
 
@@ -87,6 +86,8 @@ pub struct TimeControl {
 #[derive(Clone, Debug)]
 pub struct DxpGame {
     positions: Vec<International>,
+    /// The moves between them (`positions.len() - 1` of them).
+    moves: Vec<Move>,
     ours: Side,
     control: TimeControl,
     /// Time we have used so far.
@@ -130,7 +131,14 @@ pub fn setup_of(pos: &International) -> Setup {
 impl DxpGame {
     /// A game from `start` in which we play `ours`.
     pub fn new(start: International, ours: Side, control: TimeControl) -> Self {
-        DxpGame { positions: vec![start], ours, control, used: Duration::ZERO, our_moves: 0 }
+        DxpGame {
+            positions: vec![start],
+            moves: Vec::new(),
+            ours,
+            control,
+            used: Duration::ZERO,
+            our_moves: 0,
+        }
     }
 
     /// The current position.
@@ -205,20 +213,26 @@ impl DxpGame {
         let mut next = *self.position();
         next.play(mv);
         self.positions.push(next);
+        self.moves.push(mv);
     }
 
-    /// Search limits for our next move: our clock, or a fixed time per move
-    /// when `movetime` is given.
-    pub fn limits(&self, movetime: Option<Duration>) -> Limits<Move> {
-        let mut limits = Limits { overhead: Duration::from_millis(50), ..Limits::default() };
+    /// The game as a session reads it: the start position (PDN FEN) and
+    /// every move since, in full Hub text (so no move is ambiguous).
+    pub fn setup(&self) -> (SessionSetup, Vec<String>) {
+        let texts = self.positions.iter().zip(&self.moves).map(|(p, &mv)| p.full_move_text(mv));
+        (SessionSetup::Text(self.positions[0].to_fen()), texts.collect())
+    }
+
+    /// The search request for our next move: our clock (both sides' fields
+    /// carry it, whichever colour we play), or a fixed time per move when
+    /// `movetime` is given; one second a move when GAMEREQ gave no time.
+    pub fn request(&self, movetime: Option<Duration>) -> Go {
+        let millis = |d: Duration| i64::try_from(d.as_millis()).unwrap_or(i64::MAX);
         if let Some(t) = movetime {
-            limits.movetime = Some(t);
-            limits.overhead = limits.overhead.min(t / 10);
-            return limits;
+            return Go { movetime: Some(millis(t) as u64), ..Go::default() };
         }
         if self.control.minutes == 0 {
-            limits.movetime = Some(Duration::from_secs(1));
-            return limits;
+            return Go { movetime: Some(1000), ..Go::default() };
         }
         let budget = Duration::from_secs(u64::from(self.control.minutes) * 60);
         let (remaining, moves_to_go) = match self.control.moves {
@@ -230,8 +244,8 @@ impl DxpGame {
                     .map_or((Duration::ZERO, None), |left| (left, Some(n - self.our_moves % n)))
             }
         };
-        limits.clock = Some(Clock { remaining, increment: Duration::ZERO, moves_to_go });
-        limits
+        let time = Some(millis(remaining));
+        Go { wtime: time, btime: time, movestogo: moves_to_go, ..Go::default() }
     }
 
     /// Takes back to the position where move `req.move_number` is to be
@@ -262,6 +276,7 @@ impl DxpGame {
             .count() as u32;
         self.our_moves = self.our_moves.saturating_sub(ours_taken);
         self.positions.truncate(ply + 1);
+        self.moves.truncate(ply);
         true
     }
 }
@@ -366,15 +381,15 @@ mod tests {
     fn clock_from_the_budget() {
         let control = TimeControl { minutes: 1, moves: 2 };
         let mut g = DxpGame::new(International::start_position(), Side::White, control);
-        let c = g.limits(None).clock.unwrap();
-        assert_eq!((c.remaining, c.moves_to_go), (Duration::from_secs(60), Some(2)));
+        let r = g.request(None);
+        assert_eq!((r.wtime, r.btime, r.movestogo), (Some(60_000), Some(60_000), Some(2)));
         let m = find_move(g.position(), &mv(32, 28, &[])).unwrap();
         g.play_ours(m, Duration::from_secs(10));
-        let c = g.limits(None).clock.unwrap();
-        assert_eq!((c.remaining, c.moves_to_go), (Duration::from_secs(50), Some(1)));
-        assert_eq!(
-            g.limits(Some(Duration::from_millis(20))).movetime,
-            Some(Duration::from_millis(20))
-        );
+        let r = g.request(None);
+        assert_eq!((r.wtime, r.movestogo), (Some(50_000), Some(1)));
+        assert_eq!(g.request(Some(Duration::from_millis(20))).movetime, Some(20));
+        let (setup, moves) = g.setup();
+        assert_eq!(moves, vec!["32-28".to_string()]);
+        assert!(matches!(setup, SessionSetup::Text(_)));
     }
 }

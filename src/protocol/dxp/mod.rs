@@ -28,15 +28,12 @@ pub mod session;
 mod codec_tests;
 
 use crate::draughts::International;
-use crate::engine::Engine;
+use crate::engine::options::Change;
+use crate::engine::Session;
 use crate::game::{Game, Side, Variant};
-use crate::search::level::{Level, Scale};
-use crate::search::tt::TranspositionTable;
-use crate::search::Signals;
 use std::net::{TcpListener, TcpStream, ToSocketAddrs};
 use std::panic::AssertUnwindSafe;
 use std::path::PathBuf;
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// The default DXP port.
@@ -75,10 +72,10 @@ pub struct Options {
     #[arg(long, default_value = concat!("Crown ", env!("CARGO_PKG_VERSION")))]
     pub name: String,
     /// Search threads.
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, value_parser = crate::engine::options::threads_arg)]
     pub threads: usize,
     /// Transposition table size in MB.
-    #[arg(long, default_value_t = 64)]
+    #[arg(long, default_value_t = 64, value_parser = crate::engine::options::hash_arg)]
     pub hash: usize,
     /// Log every message sent and received, with timestamps, to this file.
     #[arg(long)]
@@ -164,27 +161,40 @@ pub fn listen_address(text: Option<&str>) -> String {
 }
 
 /// Runs `crown dxp` until its games are played (or forever when listening).
-pub fn run(options: &Options) -> Result<(), String> {
+/// `tables` is the root of the draughts endgame tables (`--egtb`).
+pub fn run(options: &Options, tables: Option<PathBuf>) -> Result<(), String> {
     let settings = Settings::from_options(options)?;
     let log = log::Log::open(options.log.as_deref())
         .map_err(|e| format!("cannot open the log file: {e}"))?;
-    let tt = TranspositionTable::new(options.hash.max(1))
-        .map_err(|_| format!("cannot allocate {} MB of hash", options.hash))?;
-    let signals = Arc::new(Signals::default());
-    let mut engine =
-        Engine::new(International::start_position(), Arc::new(tt), signals, options.threads);
-    let level = match (options.elo, options.level) {
-        (Some(elo), _) => Some(Level::from_elo(Scale::Draughts, elo)),
-        (None, Some(skill)) => Level::from_skill(Scale::Draughts, skill),
-        (None, None) => None,
-    };
-    engine.set_level(level, options.seed);
+    let mut session = Session::new(Variant::International)?;
+    // Time kept for the socket: 50 ms, less for very short fixed times.
+    let overhead = settings.movetime.map_or(50, |t| (t.as_millis() as u64 / 10).min(50));
+    let mut changes = vec![
+        Change::Hash(options.hash),
+        Change::Threads(options.threads),
+        Change::MoveOverhead(overhead),
+        Change::Seed(options.seed),
+    ];
+    match (options.elo, options.level) {
+        (Some(elo), _) => {
+            changes.extend([Change::Elo { elo, requested: None }, Change::LimitStrength(true)])
+        }
+        (None, Some(skill)) => changes.push(Change::Skill(skill)),
+        (None, None) => {}
+    }
+    changes.extend(tables.map(Change::TablesPath));
+    for change in changes {
+        for note in session.apply(change)? {
+            log.note(&note);
+            eprintln!("{note}");
+        }
+    }
     match &options.connect {
         Some(address) => {
             let mut games_left = options.games.or(settings.initiator.then_some(1));
             let stream = connect(address, settings.timeout)?;
             log.note(&format!("connected to {address}"));
-            let reason = serve(&settings, &mut engine, &log, stream, &mut games_left);
+            let reason = serve(&settings, &mut session, &log, stream, &mut games_left);
             log.note(&format!("connection ended: {reason}"));
             Ok(())
         }
@@ -204,7 +214,7 @@ pub fn run(options: &Options) -> Result<(), String> {
                     }
                 };
                 log.note(&format!("connection from {peer}"));
-                let reason = serve(&settings, &mut engine, &log, stream, &mut games_left);
+                let reason = serve(&settings, &mut session, &log, stream, &mut games_left);
                 log.note(&format!("connection from {peer} ended: {reason}"));
             }
             Ok(())
@@ -215,7 +225,7 @@ pub fn run(options: &Options) -> Result<(), String> {
 /// Runs one connection; a panic inside it is caught and becomes its reason.
 fn serve(
     settings: &Settings,
-    engine: &mut Engine<International>,
+    engine: &mut Session,
     log: &log::Log,
     stream: TcpStream,
     games_left: &mut Option<u32>,

@@ -28,13 +28,13 @@ use super::message::{
     AccCode, BackCode, CodecError, EndReason, GameAcc, GameEnd, GameReq, Message,
 };
 use super::Settings;
-use crate::draughts::position::{Move, MoveList};
-use crate::draughts::International;
-use crate::engine::Engine;
+use crate::draughts::position::MoveList;
+use crate::engine::session::{Listener, Notation, Report};
+use crate::engine::Session;
 use crate::game::{Game, Side};
-use crate::search::{Info, Reporter};
 use crossbeam_channel::{select, Receiver, Sender};
 use std::net::{Shutdown, TcpStream};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// What the reader thread reports.
@@ -55,15 +55,15 @@ enum Incoming {
 const END_ANSWER_WAIT: Duration = Duration::from_secs(10);
 
 /// Sends the search result to the connection loop, tagged with its search.
-struct DxpReporter {
-    tx: Sender<(u64, Option<Move>)>,
+struct DxpListener {
+    tx: Sender<(u64, Option<String>)>,
     token: u64,
 }
 
-impl Reporter<International> for DxpReporter {
-    fn info(&self, _root: &International, _info: &Info<Move>) {}
-    fn best_move(&self, _root: &International, best: Option<Move>, _ponder: Option<Move>) {
-        let _ = self.tx.send((self.token, best));
+impl Listener for DxpListener {
+    fn info(&self, _report: &Report) {}
+    fn best_move(&self, best: Option<&str>, _ponder: Option<&str>) {
+        let _ = self.tx.send((self.token, best.map(String::from)));
     }
 }
 
@@ -79,12 +79,12 @@ type Fatal = String;
 /// One connection and its games.
 pub struct Connection<'a> {
     settings: &'a Settings,
-    engine: &'a mut Engine<International>,
+    engine: &'a mut Session,
     log: &'a Log,
     stream: TcpStream,
     events: Receiver<PeerEvent>,
-    best_tx: Sender<(u64, Option<Move>)>,
-    best_rx: Receiver<(u64, Option<Move>)>,
+    best_tx: Sender<(u64, Option<String>)>,
+    best_rx: Receiver<(u64, Option<String>)>,
     token: u64,
     pending: Option<Message>,
     /// Games the process may still play (None: no limit).
@@ -95,7 +95,7 @@ impl<'a> Connection<'a> {
     /// Runs the connection to its end; returns the reason it ended.
     pub fn run(
         settings: &'a Settings,
-        engine: &'a mut Engine<International>,
+        engine: &'a mut Session,
         log: &'a Log,
         stream: TcpStream,
         games_left: &'a mut Option<u32>,
@@ -145,8 +145,7 @@ impl<'a> Connection<'a> {
             Ok(()) => "connection finished".to_string(),
             Err(reason) => reason,
         };
-        conn.engine.stop();
-        conn.engine.wait();
+        conn.engine.shut_down();
         let _ = conn.stream.shutdown(Shutdown::Both);
         let _ = handle.join();
         reason
@@ -323,41 +322,45 @@ impl<'a> Connection<'a> {
     /// Searches and sends our move; `Some` when the game ended meanwhile.
     fn think(&mut self, game: &mut DxpGame) -> Result<Option<Ended>, Fatal> {
         let started = Instant::now();
-        self.engine.set_position(*game.position(), game.history());
+        let (setup, moves) = game.setup();
+        let ready = self.engine.set_position(&setup, &moves);
         self.token += 1;
-        let reporter = DxpReporter { tx: self.best_tx.clone(), token: self.token };
-        let limits = game.limits(self.settings.movetime);
-        let best = match self.engine.go(limits, reporter) {
-            Ok(()) => loop {
-                select! {
-                    recv(self.best_rx) -> found => match found {
-                        Ok((token, best)) if token == self.token => break best,
-                        Ok(_) => {}
-                        Err(_) => break None,
-                    },
-                    recv(self.events) -> event => {
-                        let event = event.map_err(|_| "reader thread gone".to_string())?;
-                        let result = match self.incoming(event) {
-                            Ok(incoming) => self.while_thinking(game, incoming),
-                            Err(fatal) => Err(fatal),
-                        };
-                        match result {
-                            Ok(None) => {}
-                            done => {
-                                self.engine.stop();
-                                self.engine.wait();
-                                return done;
+        let listener = Arc::new(DxpListener { tx: self.best_tx.clone(), token: self.token });
+        let request = game.request(self.settings.movetime);
+        let best = match ready {
+            Ok(()) => {
+                self.engine.go(&request, listener, Notation::Full);
+                loop {
+                    select! {
+                        recv(self.best_rx) -> found => match found {
+                            Ok((token, best)) if token == self.token => break best,
+                            Ok(_) => {}
+                            Err(_) => break None,
+                        },
+                        recv(self.events) -> event => {
+                            let event = event.map_err(|_| "reader thread gone".to_string())?;
+                            let result = match self.incoming(event) {
+                                Ok(incoming) => self.while_thinking(game, incoming),
+                                Err(fatal) => Err(fatal),
+                            };
+                            match result {
+                                Ok(None) => {}
+                                done => {
+                                    self.engine.shut_down();
+                                    return done;
+                                }
                             }
                         }
                     }
                 }
-            },
+            }
             Err(e) => {
                 self.log.note(&format!("search not started: {e}"));
                 None
             }
         };
-        self.engine.wait();
+        self.engine.shut_down();
+        let best = best.and_then(|text| game.position().parse_move(&text).ok());
         // Fall back on the first legal move should the search give none.
         let mv = best.or_else(|| {
             let mut legal = MoveList::default();
@@ -412,8 +415,7 @@ impl<'a> Connection<'a> {
 
     /// Ends the game after a protocol fault of the peer.
     fn fault(&mut self, game: &DxpGame, what: &str) -> Result<Ended, Fatal> {
-        self.engine.stop();
-        self.engine.wait();
+        self.engine.shut_down();
         self.log.note(&format!("{what}: game ended"));
         let reason = game.outcome().map_or(EndReason::Unknown, |o| game.reason(o));
         self.send(&Message::GameEnd(GameEnd { reason, stop: self.want_stop() }))?;
