@@ -61,7 +61,15 @@ fn crown_survives_every_fault_and_accepts_the_next_game() {
     peer.send_raw(b"\x01\x02\xff\0");
     peer.send("M99");
     peer.send("R01short");
+    let acc = peer.recv_kind('A').expect("a GAMEACC for the malformed GAMEREQ");
+    assert!(acc.ends_with('2'), "{acc}");
+    // A follower colour that is neither W nor Z: refused, code 2.
+    peer.send(&gamereq('X', "A"));
+    assert!(peer.recv_kind('A').expect("GAMEACC").ends_with('2'));
     start_game(&mut peer, "A");
+    // A GAMEREQ during the game is refused and the game goes on.
+    peer.send(&gamereq('Z', "A"));
+    assert!(peer.recv_kind('A').expect("GAMEACC mid-game").ends_with('2'));
     // Malformed inside a game ends it.
     peer.send("Mxyz");
     expect_end_then_next_game(&mut peer);

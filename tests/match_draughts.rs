@@ -5,9 +5,9 @@
 //! pydraughts would show up as an illegal move, so every game must end by
 //! the rules or adjudication.
 
+use crown::chess::san::san;
 use crown::game::Variant;
 use crown::tournament::openings::{parse_games, random_opening, realise, Rng};
-use crown::tournament::san::san;
 use std::process::Command;
 
 const DRAUGHTS: [Variant; 7] = [

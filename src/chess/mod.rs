@@ -1,6 +1,7 @@
 //! Chess and Chess960 rules: types, bitboards, attack tables, the position
 //! with Zobrist keys, strictly legal move generation, FEN, UCI move text and
-//! static exchange evaluation, behind the [`Game`] trait.
+//! static exchange evaluation, SAN (`san`) and the Chess960 start positions
+//! (`chess960`), behind the [`Game`] trait.
 //!
 //! One position type serves both variants: castling is stored as king and
 //! rook squares, and a runtime [`CastlingMode`] only changes how FEN and move
@@ -8,11 +9,13 @@
 
 pub mod attacks;
 pub mod bitboard;
+pub mod chess960;
 pub mod fen;
 pub mod movegen;
 pub mod moves;
 pub mod notation;
 pub mod position;
+pub mod san;
 pub mod see;
 pub mod types;
 pub mod zobrist;

@@ -315,12 +315,6 @@ pub fn parse_move_text<R: Rules>(pos: &Position<R>, text: &str) -> Result<Move, 
     }
 }
 
-/// Parses Hub move text (`32-28`, `28x19x23`, captured in any order); the
-/// same reader as PDN, named for the protocol layer.
-pub fn parse_hub_move<R: Rules>(pos: &Position<R>, text: &str) -> Result<Move, MoveError> {
-    parse_move_text(pos, text)
-}
-
 fn hub_matches(mv: Move, squares: &[Square]) -> bool {
     if squares[1] != mv.to || squares.len() - 2 != mv.captured.count_ones() as usize {
         return false;

@@ -208,12 +208,6 @@ impl<R: Rules> Position<R> {
         u32::from(self.reversible)
     }
 
-    /// Plies counted by the FMJD endgame rules, and the class (0 none, 1 the
-    /// 16-move rule, 2 the 5-move rule).
-    pub fn endgame_count(&self) -> (u32, u8) {
-        (u32::from(self.endgame_plies), self.endgame_class)
-    }
-
     /// The Zobrist key computed from scratch.
     pub fn compute_key(&self) -> u64 {
         let mut key = if self.side == Side::Black { BLACK_KEY } else { 0 };

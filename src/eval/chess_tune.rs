@@ -272,7 +272,7 @@ mod tests {
             let mut pos = if variant == Variant::Chess {
                 Position::start(variant)
             } else {
-                let fen = crate::tournament::openings::chess960_fen(game * 13);
+                let fen = crate::chess::chess960::chess960_fen(game * 13);
                 Position::from_fen(&fen, variant).unwrap()
             };
             for _ in 0..200 {

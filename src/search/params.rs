@@ -111,8 +111,6 @@ search_params! {
     lmr_base: 75, 0, 200, 10;
     /// Late move reductions: divisor (hundredths).
     lmr_divisor: 225, 150, 400, 15;
-    /// Quiescence delta pruning margin.
-    delta_margin: 200, 50, 500, 25;
     /// Singular extension: margin per ply of depth (hundredths of a unit).
     singular_margin: 200, 50, 400, 25;
     /// History bonus cap for one update.

@@ -14,7 +14,7 @@
 //! | `play.rs` | one refereed game |
 //! | `engine.rs`, `uci.rs`, `hub.rs`, `dxp.rs`, `process.rs` | talking to engines |
 //! | `clock.rs`, `adjudication.rs`, `openings.rs` | game conditions |
-//! | `pgn.rs`, `san.rs` | game records |
+//! | `pgn.rs` | game records (SAN from `chess::san`) |
 //! | `report.rs`, `stats.rs`, `sprt.rs` | results and statistics |
 
 pub mod adjudication;
@@ -29,7 +29,6 @@ pub mod play;
 pub mod process;
 pub mod report;
 pub mod runner;
-pub mod san;
 pub mod sprt;
 pub mod stats;
 pub mod uci;

@@ -16,7 +16,8 @@
 //! Invariant: every opening handed to a game is validated with the core rules
 //! first; an unreadable one is reported and skipped, never played.
 
-use super::san::parse_san;
+use crate::chess::chess960::chess960_fen;
+use crate::chess::san::parse_san;
 use crate::eval::Playable;
 use crate::game::{Game, Variant};
 use crate::search::tt::TranspositionTable;
@@ -222,49 +223,6 @@ pub fn realise<G: Game>(
     Ok(Opening { start, standard_start, moves })
 }
 
-/// A random Chess960 start position (Shredder-FEN castling), `index` 0..960
-/// in the standard numbering (518 is the orthodox array).
-pub fn chess960_fen(index: usize) -> String {
-    let mut n = index % 960;
-    let mut rank: [Option<char>; 8] = [None; 8];
-    let light = [1usize, 3, 5, 7][n % 4];
-    n /= 4;
-    let dark = [0usize, 2, 4, 6][n % 4];
-    n /= 4;
-    rank[light] = Some('B');
-    rank[dark] = Some('B');
-    let queen = n % 6;
-    n /= 6;
-    place_nth_empty(&mut rank, queen, 'Q');
-    let knights =
-        [(0, 1), (0, 2), (0, 3), (0, 4), (1, 2), (1, 3), (1, 4), (2, 3), (2, 4), (3, 4)][n];
-    place_nth_empty(&mut rank, knights.1, 'N');
-    place_nth_empty(&mut rank, knights.0, 'N');
-    for piece in ['R', 'K', 'R'] {
-        place_nth_empty(&mut rank, 0, piece);
-    }
-    let white: String = rank.iter().map(|p| p.unwrap_or('R')).collect();
-    let files: Vec<char> = white
-        .char_indices()
-        .filter(|&(_, p)| p == 'R')
-        .map(|(i, _)| char::from(b'a' + i as u8))
-        .collect();
-    let castling = format!(
-        "{}{}{}{}",
-        files[1].to_ascii_uppercase(),
-        files[0].to_ascii_uppercase(),
-        files[1],
-        files[0]
-    );
-    format!("{}/pppppppp/8/8/8/8/PPPPPPPP/{white} w {castling} - 0 1", white.to_ascii_lowercase())
-}
-
-fn place_nth_empty(rank: &mut [Option<char>; 8], n: usize, piece: char) {
-    if let Some(slot) = rank.iter_mut().filter(|s| s.is_none()).nth(n) {
-        *slot = Some(piece);
-    }
-}
-
 /// Largest score (centipawns, or hundredths of a man) of a balanced opening.
 pub const BALANCED: i32 = 100;
 /// Depth of the search that judges an opening's balance.
@@ -357,6 +315,15 @@ mod tests {
     use super::*;
 
     #[test]
+    fn shuffle_keeps_the_elements() {
+        let mut rng = Rng::new(1);
+        let mut v = [1, 2, 3, 4, 5];
+        rng.shuffle(&mut v);
+        v.sort_unstable();
+        assert_eq!(v, [1, 2, 3, 4, 5]);
+    }
+
+    #[test]
     fn fen_and_epd_lines() {
         let epd = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - id \"x\";\n\n# c\n[FEN \"W:W31-50:B1-20\"]\n";
         let list = load(epd, "epd").unwrap();
@@ -394,16 +361,5 @@ mod tests {
             let score = pos.balance().unwrap();
             assert!(score.abs() <= BALANCED, "{} scores {score}", pos.to_fen());
         }
-    }
-
-    #[test]
-    fn chess960_arrays() {
-        assert_eq!(chess960_fen(518), "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w HAha - 0 1");
-        assert_eq!(chess960_fen(0), "bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w HFhf - 0 1");
-        let mut rng = Rng::new(1);
-        let mut v = [1, 2, 3, 4, 5];
-        rng.shuffle(&mut v);
-        v.sort_unstable();
-        assert_eq!(v, [1, 2, 3, 4, 5]);
     }
 }

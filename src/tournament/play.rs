@@ -17,7 +17,7 @@ use super::hub::HubText;
 use super::openings::Opening;
 use super::pgn::{GameRecord, GameResult, MoveRecord};
 use super::process::TrafficLog;
-use super::san::san;
+use crate::chess::san::san;
 use crate::game::{DrawReason, Game, Outcome, Side, Variant};
 use std::time::{Duration, Instant};
 

@@ -11,10 +11,12 @@
 //! * Initiator: sends GAMEREQ, plays the game if accepted, and sends the next
 //!   GAMEREQ while games remain and neither side asked to stop.
 //! * Follower: answers each GAMEREQ (0 accept, 1 wrong version, 2 impossible
-//!   position) and plays accepted games until the peer stops or leaves.
+//!   position or malformed request) and plays accepted games until the peer
+//!   stops or leaves. Every GAMEREQ gets a GAMEACC, whenever it comes: one
+//!   during a game is refused with code 2 and the game goes on.
 //! * A protocol fault inside a game (malformed message, illegal, unmatchable
-//!   or out-of-turn move, GAMEREQ mid-game) ends the game with `E` reason 0
-//!   and a logged note; the connection stays open for another game.
+//!   or out-of-turn move) ends the game with `E` reason 0 and a logged note;
+//!   the connection stays open for another game.
 //! * A dropped connection, an oversize frame, a write error or a peer silent
 //!   for longer than the timeout ends the connection (never the process).
 //!
@@ -49,6 +51,9 @@ pub enum PeerEvent {
 enum Incoming {
     Msg(Message),
     Bad(CodecError),
+    /// A frame that starts as a GAMEREQ but is not a valid one: it still
+    /// gets a GAMEACC (code 1 for a wrong version, else 2).
+    BadRequest(CodecError),
 }
 
 /// How long we wait for the peer's GAMEEND answer to ours.
@@ -174,6 +179,7 @@ impl<'a> Connection<'a> {
                 self.log.received(&escape(&bytes));
                 Ok(match Message::decode(&bytes) {
                     Ok(m) => Incoming::Msg(m),
+                    Err(e) if bytes.first() == Some(&b'R') => Incoming::BadRequest(e),
                     Err(e) => Incoming::Bad(e),
                 })
             }
@@ -201,10 +207,7 @@ impl<'a> Connection<'a> {
                         return Ok(());
                     }
                 }
-                Incoming::Bad(CodecError::Version(v)) => {
-                    self.log.note(&format!("GAMEREQ version {v:02} refused (code 1)"));
-                    self.accept(AccCode::WrongVersion)?;
-                }
+                Incoming::BadRequest(e) => self.refuse(&e)?,
                 Incoming::Bad(e) => self.log.note(&format!("malformed message ignored: {e}")),
                 Incoming::Msg(Message::Chat(text)) => self.log.note(&format!("chat: {text}")),
                 Incoming::Msg(Message::BackReq(_)) => {
@@ -215,6 +218,23 @@ impl<'a> Connection<'a> {
             }
         }
         Ok(())
+    }
+
+    /// Answers a GAMEREQ that cannot be played: code 1 for another protocol
+    /// version, 2 otherwise (malformed, or a game is running).
+    fn refuse(&mut self, why: &CodecError) -> Result<(), Fatal> {
+        let code = match why {
+            CodecError::Version(_) => AccCode::WrongVersion,
+            _ => AccCode::RefuseGame,
+        };
+        self.log.note(&format!("GAMEREQ refused ({code:?}): {why}"));
+        self.accept(code)
+    }
+
+    /// Refuses a GAMEREQ that arrives during a game; the game goes on.
+    fn refuse_during_game(&mut self) -> Result<(), Fatal> {
+        self.log.note("GAMEREQ during a game refused (code 2); the game goes on");
+        self.accept(AccCode::RefuseGame)
     }
 
     fn accept(&mut self, code: AccCode) -> Result<(), Fatal> {
@@ -265,6 +285,8 @@ impl<'a> Connection<'a> {
                     }
                     Incoming::Msg(Message::Chat(text)) => self.log.note(&format!("chat: {text}")),
                     Incoming::Bad(e) => self.log.note(&format!("malformed message ignored: {e}")),
+                    Incoming::BadRequest(e) => self.refuse(&e)?,
+                    Incoming::Msg(Message::GameReq(_)) => self.refuse_during_game()?,
                     Incoming::Msg(m) => self.log.note(&format!("ignored before GAMEACC: {m:?}")),
                 }
             };
@@ -310,8 +332,8 @@ impl<'a> Connection<'a> {
                     self.send(&Message::BackAcc(code))?;
                 }
                 Incoming::Msg(Message::Chat(text)) => self.log.note(&format!("chat: {text}")),
-                Incoming::Msg(Message::GameReq(_)) => {
-                    return self.fault(&game, "GAMEREQ during a game")
+                Incoming::Msg(Message::GameReq(_)) | Incoming::BadRequest(_) => {
+                    self.refuse_during_game()?
                 }
                 Incoming::Msg(m) => self.log.note(&format!("ignored during a game: {m:?}")),
                 Incoming::Bad(e) => return self.fault(&game, &format!("malformed message: {e}")),
@@ -391,8 +413,8 @@ impl<'a> Connection<'a> {
             Incoming::Msg(Message::Move(_)) => {
                 return self.fault(game, "move received out of turn").map(Some)
             }
-            Incoming::Msg(Message::GameReq(_)) => {
-                return self.fault(game, "GAMEREQ during a game").map(Some)
+            Incoming::Msg(Message::GameReq(_)) | Incoming::BadRequest(_) => {
+                self.refuse_during_game()?
             }
             Incoming::Msg(m) => self.log.note(&format!("ignored during a game: {m:?}")),
             Incoming::Bad(e) => {
@@ -446,6 +468,7 @@ impl<'a> Connection<'a> {
                 }
                 Incoming::Msg(m) => self.log.note(&format!("ignored after GAMEEND: {m:?}")),
                 Incoming::Bad(e) => self.log.note(&format!("malformed message ignored: {e}")),
+                Incoming::BadRequest(e) => self.refuse(&e)?,
             }
         }
     }
