@@ -131,17 +131,7 @@ impl Tablebase {
 
 /// Number of indices of `sig` under `variant`'s rules (0 for chess).
 fn expected_size(variant: Variant, sig: Signature) -> u64 {
-    use crate::draughts::rules::*;
-    match variant {
-        Variant::International => Indexer::<InternationalRules>::new(sig).size(),
-        Variant::Antidraughts => Indexer::<AntidraughtsRules>::new(sig).size(),
-        Variant::Brazilian => Indexer::<BrazilianRules>::new(sig).size(),
-        Variant::Russian => Indexer::<RussianRules>::new(sig).size(),
-        Variant::English => Indexer::<EnglishRules>::new(sig).size(),
-        Variant::Italian => Indexer::<ItalianRules>::new(sig).size(),
-        Variant::Turkish => Indexer::<TurkishRules>::new(sig).size(),
-        Variant::Chess | Variant::Chess960 => 0,
-    }
+    crate::for_variant!(variant, chess => 0, R => Indexer::<R>::new(sig).size())
 }
 
 /// The search's view: a table probe, cheap when the position has more
