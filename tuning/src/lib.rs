@@ -14,6 +14,7 @@
 pub mod data;
 pub mod datagen;
 pub mod pgn;
+pub mod progress;
 pub mod record;
 pub mod tuner;
 pub mod variants;
