@@ -6,7 +6,7 @@
 //! The expected counts and labels come from an independent reading of the
 //! same files with python-chess 1.11.2 (positions before a move with a
 //! score comment, not in check, the move neither capture nor promotion, the
-//! score not a mate; score negated for Black to move): fastchess-20.pgn
+//! score not a mate; score negated for Black to move; `tests/data/pgn_oracle.py`): fastchess-20.pgn
 //! gives 1412 positions (230 in check, 430 captures or promotions, 30 mate
 //! scores), crown-match-4.pgn 272 (14, 106, 20, and 16 book moves).
 
