@@ -1,7 +1,9 @@
 //! The `crown` binary: a thin command line over the library.
 //!
 //! With no subcommand it speaks UCI on stdin/stdout, as GUIs expect;
-//! `crown hub` speaks Hub v2 for draughts.
+//! `crown hub` speaks Hub v2 for draughts. A first argument
+//! `"genfens N seed S book <file|None>"` (OpenBench) prints opening FENs
+//! and exits (`tournament::genfens`).
 
 use clap::{Parser, Subcommand};
 use crown::game::{Game, Variant};
@@ -112,7 +114,32 @@ enum EgtbAction {
     },
 }
 
+/// Answers an OpenBench `genfens` request: every line or none.
+fn genfens(arg: &str) -> ExitCode {
+    match crown::tournament::genfens::answer(arg) {
+        Ok(lines) => {
+            use std::io::Write;
+            let mut out = std::io::stdout().lock();
+            let written = lines.iter().try_for_each(|l| writeln!(out, "{l}"));
+            if written.and_then(|()| out.flush()).is_err() {
+                return ExitCode::FAILURE;
+            }
+            ExitCode::SUCCESS
+        }
+        Err(message) => {
+            eprintln!("{message}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
 fn main() -> ExitCode {
+    // OpenBench's `genfens` request is one argument, not a subcommand.
+    if let Some(arg) = std::env::args_os().nth(1).and_then(|a| a.into_string().ok()) {
+        if crown::tournament::genfens::is_request(&arg) {
+            return genfens(&arg);
+        }
+    }
     let cli = Cli::parse();
     let result = match cli.command {
         Some(Command::Perft { variant, fen, depth, divide, threads }) => crown::for_variant!(

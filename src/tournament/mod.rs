@@ -16,12 +16,14 @@
 //! | `clock.rs`, `adjudication.rs`, `openings.rs` | game conditions |
 //! | `pgn.rs` | game records (SAN from `chess::san`) |
 //! | `report.rs`, `stats.rs`, `sprt.rs` | results and statistics |
+//! | `genfens.rs` | OpenBench's `genfens` request (opening FENs for distributed data generation) |
 
 pub mod adjudication;
 pub mod clock;
 pub mod config;
 pub mod dxp;
 pub mod engine;
+pub mod genfens;
 pub mod hub;
 pub mod openings;
 pub mod pgn;

@@ -1,5 +1,6 @@
 //! Crown's tuning workshop: self-play data generation ([`datagen`]), the
-//! plain-text position format ([`data`]) and the evaluation tuner
+//! plain-text position format ([`data`]), the 32-byte chess training
+//! record ([`record`]), the PGN converter ([`pgn`]) and the evaluation tuner
 //! ([`tuner`]).
 //!
 //! Everything is generic over [`crown::eval::Tunable`], and a `--variant`
@@ -12,4 +13,7 @@
 
 pub mod data;
 pub mod datagen;
+pub mod pgn;
+pub mod progress;
+pub mod record;
 pub mod tuner;

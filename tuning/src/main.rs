@@ -1,7 +1,10 @@
 //! `crown-tune`: the command line of Crown's tuning workshop.
 //!
-//! * `crown-tune datagen`: self-play games at a fixed node count, quiet
-//!   positions written one per line (see `data.rs` for the format).
+//! * `crown-tune datagen`: self-play games at a fixed node budget, quiet
+//!   positions appended as 32-byte records (chess, `record.rs`) or text
+//!   lines (draughts, `data.rs`); resumable.
+//! * `crown-tune pgn-to-data`: PGNs with score comments (fastchess,
+//!   `crown match`) to 32-byte chess training records (`pgn.rs`).
 //! * `crown-tune tune`: fits K, runs Adam on the evaluation weights and
 //!   writes the new weights file (`--write`).
 //!
@@ -11,13 +14,13 @@
 use clap::{Parser, Subcommand};
 use crown::eval::Tunable;
 use crown::game::Variant;
-use crown::tournament::openings::{self, Balance};
+use crown::tournament::openings;
+use crown::tournament::pgn::GameResult;
 use crown_tuning::data::Record;
-use crown_tuning::{datagen, tuner};
-use std::io::BufWriter;
+use crown_tuning::{datagen, pgn, record, tuner};
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 #[derive(Parser)]
 #[command(name = "crown-tune", about = "Data generation and evaluation tuning for Crown")]
@@ -28,20 +31,25 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Self-play games at a fixed node count; writes labelled quiet positions.
+    /// Self-play games at a fixed node budget; appends labelled quiet
+    /// positions (chess: 32-byte records; draughts: text lines). Resumable:
+    /// run the same command again to continue.
     Datagen {
         /// chess, chess960 or any draughts variant.
         #[arg(long, default_value = "chess")]
         variant: String,
-        /// Games to play.
-        #[arg(long, default_value_t = 100)]
-        games: usize,
-        /// Stop once this many positions are written (0: play every game).
+        /// Stop when the file holds this many games (0: no limit).
         #[arg(long, default_value_t = 0)]
-        positions: usize,
-        /// Nodes per move.
+        games: u64,
+        /// Stop when the file holds this many positions (0: no limit).
+        #[arg(long, default_value_t = 0)]
+        positions: u64,
+        /// Soft node limit per move (no new iteration after it).
         #[arg(long, default_value_t = 5000)]
         nodes: u64,
+        /// Hard node limit per move, as a multiple of --nodes.
+        #[arg(long, default_value_t = 4)]
+        hard_factor: u64,
         /// Plies of random moves that start each game (without --book).
         #[arg(long, default_value_t = 8)]
         random_plies: usize,
@@ -51,16 +59,41 @@ enum Command {
         /// Seed of every random choice (same seed, same file).
         #[arg(long, default_value_t = 1)]
         seed: u64,
-        /// Threads.
+        /// Games played at once, one search thread each.
         #[arg(long, default_value_t = 2)]
         threads: usize,
         /// Plies after which a game is drawn.
         #[arg(long, default_value_t = 400)]
         max_plies: usize,
-        /// Adjudicate a win once |score| >= this for 6 plies.
-        #[arg(long, default_value_t = 1500)]
+        /// Adjudicate a win once |score| >= this ...
+        #[arg(long, default_value_t = 1000)]
         resign_score: i32,
-        /// Output file.
+        /// ... for this many plies in a row.
+        #[arg(long, default_value_t = 6)]
+        resign_plies: usize,
+        /// Adjudicate a draw once |score| <= this ...
+        #[arg(long, default_value_t = 10)]
+        draw_score: i32,
+        /// ... for this many plies in a row ...
+        #[arg(long, default_value_t = 20)]
+        draw_plies: usize,
+        /// ... from this ply on.
+        #[arg(long, default_value_t = 80)]
+        draw_after: usize,
+        /// Seconds between two progress lines.
+        #[arg(long, default_value_t = 5)]
+        report: u64,
+        /// Output file (appended to; its progress is kept in FILE.progress).
+        #[arg(long)]
+        out: PathBuf,
+    },
+    /// Converts PGNs with score comments (fastchess, `crown match`) into
+    /// 32-byte chess training records.
+    PgnToData {
+        /// PGN files (`.xz` is decompressed with the xz program); repeat for several.
+        #[arg(long = "in", required = true)]
+        inputs: Vec<PathBuf>,
+        /// Output `.crb` file (written in full or not at all).
         #[arg(long)]
         out: PathBuf,
     },
@@ -119,12 +152,18 @@ fn main() -> ExitCode {
             games,
             positions,
             nodes,
+            hard_factor,
             random_plies,
             book,
             seed,
             threads,
             max_plies,
             resign_score,
+            resign_plies,
+            draw_score,
+            draw_plies,
+            draw_after,
+            report,
             out,
         } => (|| {
             let variant = parse_variant(&variant)?;
@@ -141,22 +180,46 @@ fn main() -> ExitCode {
                     list
                 }
             };
-            if nodes == 0 || games == 0 {
-                return Err("--nodes and --games must be positive".to_string());
+            if nodes == 0 || hard_factor == 0 || threads == 0 {
+                return Err("--nodes, --hard-factor and --threads must be positive".to_string());
             }
             let config = datagen::Config {
                 variant,
                 games,
                 positions,
                 nodes,
+                hard_factor,
                 random_plies,
                 book,
                 seed,
                 threads,
                 max_plies,
                 resign_score,
+                resign_plies: resign_plies.max(1),
+                draw_score,
+                draw_plies: draw_plies.max(1),
+                draw_after,
             };
-            crown::for_variant!(variant, G => datagen_run::<G>(&config, &out))
+            let every = Duration::from_secs(report.max(1));
+            crown::for_variant!(variant, G => datagen_run::<G>(&config, &out, every))
+        })(),
+        Command::PgnToData { inputs, out } => (|| {
+            let start = Instant::now();
+            let c = pgn::convert_files(&inputs, &out, |w| eprintln!("crown-tune: {w}"))?;
+            println!(
+                "wrote {} positions from {} of {} games to {} in {:.1} s",
+                c.positions,
+                c.converted,
+                c.games,
+                out.display(),
+                start.elapsed().as_secs_f64()
+            );
+            println!(
+                "skipped games: {} without result, {} broken; skipped positions: {} in check, \
+                 {} capture or promotion, {} mate score, {} without score",
+                c.no_result, c.broken, c.in_check, c.tactical, c.mate, c.no_score
+            );
+            Ok(())
         })(),
         Command::Tune {
             variant,
@@ -213,35 +276,61 @@ fn tune_params_file(variant: Variant) -> Result<&'static str, String> {
     Ok(crown::for_variant!(variant, G => <G as Tunable>::PARAMS_FILE))
 }
 
-fn datagen_run<G: Tunable + Balance>(
+fn datagen_run<G: datagen::Encode>(
     config: &datagen::Config,
     out: &std::path::Path,
+    every: Duration,
 ) -> Result<(), String> {
-    let file =
-        std::fs::File::create(out).map_err(|e| format!("cannot create {}: {e}", out.display()))?;
-    let start = Instant::now();
-    let summary = datagen::generate::<G, _>(config, &mut BufWriter::new(file), |s| {
-        let secs = start.elapsed().as_secs_f64();
-        eprintln!(
-            "games {} positions {} (+{} ={} -{}) {:.0} s, {:.0} games/min, {:.0} positions/s",
-            s.games,
-            s.positions,
-            s.results[0],
-            s.results[1],
-            s.results[2],
-            secs,
-            s.games as f64 * 60.0 / secs.max(1e-9),
-            s.positions as f64 / secs.max(1e-9)
-        );
-    })?;
+    let status = datagen::run::<G>(
+        config,
+        out,
+        every,
+        |s| eprintln!("{}", s.line(config)),
+        |w| eprintln!("crown-tune: warning: {w}"),
+    )?;
     println!(
-        "wrote {} positions from {} games to {} in {:.1} s",
-        summary.positions,
-        summary.games,
+        "{} holds {} positions from {} games ({} new positions in {:.1} s)",
         out.display(),
-        start.elapsed().as_secs_f64()
+        status.progress.positions,
+        status.progress.games(),
+        status.new_positions,
+        status.elapsed.as_secs_f64()
     );
     Ok(())
+}
+
+/// Reads a data file: text lines, or 32-byte chess records (`.crb`).
+fn read_data(path: &std::path::Path, variant: Variant) -> Result<Vec<Record>, String> {
+    if path.extension().is_some_and(|e| e == "crb") {
+        if !variant.is_chess() {
+            return Err(format!("{}: a .crb file holds chess positions", path.display()));
+        }
+        return record::read_file(path)?
+            .iter()
+            .enumerate()
+            .map(|(i, r)| {
+                let pos =
+                    r.to_position().map_err(|e| format!("{}: record {i}: {e}", path.display()))?;
+                let result = match r.result {
+                    GameResult::WhiteWins => 1.0,
+                    GameResult::Draw => 0.5,
+                    GameResult::BlackWins => 0.0,
+                };
+                Ok(Record { fen: pos.fen(), score: i32::from(r.score), result })
+            })
+            .collect();
+    }
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let mut records = Vec::new();
+    for (n, line) in text.lines().enumerate() {
+        match Record::parse(line) {
+            Ok(Some(r)) => records.push(r),
+            Ok(None) => {}
+            Err(e) => return Err(format!("{}:{}: {e}", path.display(), n + 1)),
+        }
+    }
+    Ok(records)
 }
 
 fn validation_text(held: &[tuner::Entry], loss: f64) -> String {
@@ -264,15 +353,7 @@ fn tune_run<G: Tunable>(
     let start = Instant::now();
     let mut records = Vec::new();
     for path in files {
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-        for (n, line) in text.lines().enumerate() {
-            match Record::parse(line) {
-                Ok(Some(r)) => records.push(r),
-                Ok(None) => {}
-                Err(e) => return Err(format!("{}:{}: {e}", path.display(), n + 1)),
-            }
-        }
+        records.extend(read_data(path, variant)?);
     }
     let mut data = tuner::load::<G>(&records, variant)?;
     drop(records);
