@@ -1,5 +1,6 @@
 //! Crown's tuning workshop: self-play data generation ([`datagen`]), the
-//! plain-text position format ([`data`]), the evaluation tuner ([`tuner`])
+//! plain-text position format ([`data`]), the 32-byte chess training
+//! record ([`record`]), the PGN converter ([`pgn`]), the evaluation tuner ([`tuner`])
 //! and the dispatch from a `--variant` name to a tunable game
 //! ([`with_tunable!`]).
 //!
@@ -12,5 +13,7 @@
 
 pub mod data;
 pub mod datagen;
+pub mod pgn;
+pub mod record;
 pub mod tuner;
 pub mod variants;

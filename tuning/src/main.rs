@@ -2,6 +2,8 @@
 //!
 //! * `crown-tune datagen`: self-play games at a fixed node count, quiet
 //!   positions written one per line (see `data.rs` for the format).
+//! * `crown-tune pgn-to-data`: PGNs with score comments (fastchess,
+//!   `crown match`) to 32-byte chess training records (`pgn.rs`).
 //! * `crown-tune tune`: fits K, runs Adam on the evaluation weights and
 //!   writes the new weights file (`--write`).
 //!
@@ -13,7 +15,7 @@ use crown::eval::Tunable;
 use crown::game::Variant;
 use crown::tournament::openings::{self, Balance};
 use crown_tuning::data::Record;
-use crown_tuning::{datagen, tuner, with_tunable};
+use crown_tuning::{datagen, pgn, tuner, with_tunable};
 use std::io::BufWriter;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -61,6 +63,16 @@ enum Command {
         #[arg(long, default_value_t = 1500)]
         resign_score: i32,
         /// Output file.
+        #[arg(long)]
+        out: PathBuf,
+    },
+    /// Converts PGNs with score comments (fastchess, `crown match`) into
+    /// 32-byte chess training records.
+    PgnToData {
+        /// PGN files (`.xz` is decompressed with the xz program); repeat for several.
+        #[arg(long = "in", required = true)]
+        inputs: Vec<PathBuf>,
+        /// Output `.crb` file (written in full or not at all).
         #[arg(long)]
         out: PathBuf,
     },
@@ -157,6 +169,24 @@ fn main() -> ExitCode {
                 resign_score,
             };
             with_tunable!(variant, G => datagen_run::<G>(&config, &out))?
+        })(),
+        Command::PgnToData { inputs, out } => (|| {
+            let start = Instant::now();
+            let c = pgn::convert_files(&inputs, &out, |w| eprintln!("crown-tune: {w}"))?;
+            println!(
+                "wrote {} positions from {} of {} games to {} in {:.1} s",
+                c.positions,
+                c.converted,
+                c.games,
+                out.display(),
+                start.elapsed().as_secs_f64()
+            );
+            println!(
+                "skipped games: {} without result, {} broken; skipped positions: {} in check, \
+                 {} capture or promotion, {} mate score, {} without score",
+                c.no_result, c.broken, c.in_check, c.tactical, c.mate, c.no_score
+            );
+            Ok(())
         })(),
         Command::Tune {
             variant,
