@@ -1,6 +1,7 @@
 //! Crown's tuning workshop: self-play data generation ([`datagen`]), the
 //! plain-text position format ([`data`]), the 32-byte chess training
-//! record ([`record`]), the PGN converter ([`pgn`]), the evaluation tuner ([`tuner`])
+//! record ([`record`]), the PGN converter ([`pgn`]), the chess network
+//! trainer ([`nnue`]), the evaluation tuner ([`tuner`])
 //! and the dispatch from a `--variant` name to a tunable game
 //! ([`with_tunable!`]).
 //!
@@ -13,6 +14,7 @@
 
 pub mod data;
 pub mod datagen;
+pub mod nnue;
 pub mod pgn;
 pub mod record;
 pub mod tuner;

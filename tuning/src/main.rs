@@ -4,6 +4,8 @@
 //!   positions written one per line (see `data.rs` for the format).
 //! * `crown-tune pgn-to-data`: PGNs with score comments (fastchess,
 //!   `crown match`) to 32-byte chess training records (`pgn.rs`).
+//! * `crown-tune nnue`: trains the chess network on training records and
+//!   exports the quantised net (`nnue/`).
 //! * `crown-tune tune`: fits K, runs Adam on the evaluation weights and
 //!   writes the new weights file (`--write`).
 //!
@@ -76,6 +78,8 @@ enum Command {
         #[arg(long)]
         out: PathBuf,
     },
+    /// Trains the chess network (NNUE) on `.crb` training records.
+    Nnue(crown_tuning::nnue::cli::Args),
     /// Fits K and tunes the evaluation weights on labelled positions.
     Tune {
         /// chess, chess960 or any draughts variant.
@@ -188,6 +192,7 @@ fn main() -> ExitCode {
             );
             Ok(())
         })(),
+        Command::Nnue(args) => crown_tuning::nnue::cli::run(args),
         Command::Tune {
             variant,
             data,
