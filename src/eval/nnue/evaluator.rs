@@ -27,7 +27,11 @@ pub struct NetworkEvaluator {
 
 impl Default for NetworkEvaluator {
     fn default() -> Self {
-        NetworkEvaluator::new(super::default_network())
+        NetworkEvaluator::new(if super::NETWORK_BY_DEFAULT {
+            super::default_network()
+        } else {
+            None
+        })
     }
 }
 
@@ -83,7 +87,18 @@ impl Evaluator<Position> for NetworkEvaluator {
                     white(score)
                 )
             }
-            None => format!("no network loaded; hand-set evaluation:\n{handset}"),
+            None => {
+                let embedded = super::default_network()
+                    .map(|net| {
+                        let score = Self::network_score(&net, &mut self.cache, pos);
+                        format!(
+                            "embedded network (not in use): {:+.2} (white side)\n",
+                            white(score)
+                        )
+                    })
+                    .unwrap_or_default();
+                format!("{embedded}hand-set evaluation (in use):\n{handset}")
+            }
         }
     }
 

@@ -10,7 +10,8 @@
 //!
 //! The default net, trained by `crown-tune nnue` on Crown's own games
 //! (`tuning/README.md`, "Chess network"), is embedded from `default.nnue`
-//! beside this file; a UCI option may replace it per engine.
+//! beside this file and used when [`NETWORK_BY_DEFAULT`] says so; a UCI
+//! option may give an engine another net through `set_network`.
 
 pub mod accumulator;
 pub mod evaluator;
@@ -20,17 +21,35 @@ pub mod simd;
 pub use evaluator::NetworkEvaluator;
 pub use network::{NetError, Network};
 
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
-/// The default network: none yet (the first net is being trained), so
-/// evaluators fall back to the hand-set evaluation.
+/// Whether evaluators start with the embedded net. Off: the first net
+/// (13,275 self-play games) lost to the hand-set evaluation at a fixed
+/// node count (tuning/README.md, "Chess network"), so the hand-set
+/// evaluation plays until a net beats it; `set_network` switches a worker
+/// to a net.
+pub const NETWORK_BY_DEFAULT: bool = false;
+
+/// The embedded default net file.
+pub static DEFAULT_NET: &[u8] = include_bytes!("default.nnue");
+
+/// The embedded default network, loaded once; `None` only if the embedded
+/// file were bad (a test checks it is not).
 pub fn default_network() -> Option<Arc<Network>> {
-    None
+    static NET: OnceLock<Option<Arc<Network>>> = OnceLock::new();
+    NET.get_or_init(|| Network::from_bytes(DEFAULT_NET).ok().map(Arc::new)).clone()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_embedded_net_loads() {
+        let net = Network::from_bytes(DEFAULT_NET).expect("the embedded net is valid");
+        assert_eq!(net.to_bytes(), DEFAULT_NET);
+        assert!(default_network().is_some());
+    }
 
     #[test]
     fn bad_files_are_refused() {

@@ -76,7 +76,7 @@ impl Sample {
 /// flipped vertically.
 #[inline]
 pub fn mirror(f: usize) -> usize {
-    (f + 384) % 768 ^ 56
+    ((f + 384) % 768) ^ 56
 }
 
 /// The float network.
