@@ -1,4 +1,8 @@
-//! Chess evaluation: a tapered middlegame/endgame sum of linear terms.
+//! Chess evaluation: a tapered middlegame/endgame sum of linear terms (the
+//! hand-set evaluation), and the chess [`Playable`] impl, whose evaluator is
+//! the network ([`crate::eval::nnue::NetworkEvaluator`]); the hand-set
+//! evaluation remains the tuner's model, the `eval` trace's second opinion
+//! and the fallback when no network is loaded.
 //!
 //! Every term is `weight[feature] * count`, summed for White minus Black and
 //! tapered by the material phase (24 = all pieces, 0 = pawns and kings). The
@@ -626,7 +630,7 @@ impl Evaluator<Position> for ChessEvaluator {
 }
 
 impl Playable for Position {
-    type Evaluator = ChessEvaluator;
+    type Evaluator = crate::eval::nnue::NetworkEvaluator;
     type Tables = crate::tablebase::NoTables;
 
     const EXCHANGE: bool = true;

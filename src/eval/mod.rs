@@ -12,6 +12,7 @@ pub mod chess_params;
 pub mod chess_tune;
 pub mod draughts;
 pub mod draughts_params;
+pub mod nnue;
 
 use crate::game::Game;
 use crate::score::Score;
@@ -24,6 +25,10 @@ pub trait Evaluator<G: Game>: Default + Clone + Send {
     fn trace(&mut self, pos: &G) -> String {
         format!("evaluation: {} (side to move)", self.evaluate(pos))
     }
+
+    /// Replaces the network, for evaluators that use one (chess); others
+    /// ignore it.
+    fn set_network(&mut self, _net: &std::sync::Arc<crate::eval::nnue::Network>) {}
 }
 
 /// A game the search can play: rules plus evaluation knowledge.

@@ -147,6 +147,12 @@ impl<G: Playable> Worker<G> {
         }
     }
 
+    /// Gives the evaluator a network (ignored by evaluators without one).
+    pub fn set_network(&mut self, net: &Arc<crate::eval::nnue::Network>) {
+        use crate::eval::Evaluator;
+        self.eval.set_network(net);
+    }
+
     /// Points the worker at a new table (after a Hash resize).
     pub fn set_table(&mut self, tt: Arc<TranspositionTable>) {
         self.tt = tt;

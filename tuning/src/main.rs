@@ -5,6 +5,8 @@
 //!   lines (draughts, `data.rs`); resumable.
 //! * `crown-tune pgn-to-data`: PGNs with score comments (fastchess,
 //!   `crown match`) to 32-byte chess training records (`pgn.rs`).
+//! * `crown-tune nnue`: trains the chess network on training records and
+//!   exports the quantised net (`nnue/`).
 //! * `crown-tune tune`: fits K, runs Adam on the evaluation weights and
 //!   writes the new weights file (`--write`).
 //!
@@ -97,6 +99,8 @@ enum Command {
         #[arg(long)]
         out: PathBuf,
     },
+    /// Trains the chess network (NNUE) on `.crb` training records.
+    Nnue(crown_tuning::nnue::cli::Args),
     /// Fits K and tunes the evaluation weights on labelled positions.
     Tune {
         /// chess, chess960 or any draughts variant.
@@ -221,6 +225,7 @@ fn main() -> ExitCode {
             );
             Ok(())
         })(),
+        Command::Nnue(args) => crown_tuning::nnue::cli::run(args),
         Command::Tune {
             variant,
             data,
