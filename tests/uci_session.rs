@@ -194,7 +194,8 @@ fn bad_move_in_position_keeps_the_old_position() {
     for (line, named) in [
         ("position startpos moves e2e4 e7e5 e1e3", "e1e3"),
         ("position startpos moves e2e4 e7e5 zz9", "zz9"),
-        ("position startpos moves e2e4 0000 e7e5", "0000"),
+        // After a null move it is White's turn again: e7e5 is illegal.
+        ("position startpos moves e2e4 0000 e7e5", "e7e5"),
         ("position startpos moves e2e5", "e2e5"),
         ("position startpos moves e7e5", "e7e5"),
         (

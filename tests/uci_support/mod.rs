@@ -285,6 +285,7 @@ pub fn well_formed(line: &str) -> bool {
         [.., n, "nodes", r, "nps"] => n.parse::<u64>().is_ok() && r.parse::<u64>().is_ok(),
         // eval
         ["middlegame", ..] | ["Final", "evaluation:", ..] => true,
+        ["embedded", "network", ..] | ["network", ..] | ["hand-set", "evaluation", ..] => true,
         _ => false,
     }
 }
