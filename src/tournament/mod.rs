@@ -16,6 +16,7 @@
 //! | `clock.rs`, `adjudication.rs`, `openings.rs` | game conditions |
 //! | `pgn.rs`, `san.rs` | game records |
 //! | `report.rs`, `stats.rs`, `sprt.rs` | results and statistics |
+//! | `progress.rs` | the progress bar on a terminal |
 
 pub mod adjudication;
 pub mod clock;
@@ -27,6 +28,7 @@ pub mod openings;
 pub mod pgn;
 pub mod play;
 pub mod process;
+pub mod progress;
 pub mod report;
 pub mod runner;
 pub mod san;
@@ -43,7 +45,6 @@ pub fn run_cli(args: &[String]) -> Result<(), String> {
         print!("{}", config::USAGE);
         return Ok(());
     };
-    let outcome: Result<Result<MatchSummary, String>, String> =
-        crate::with_game!(config.variant, G => runner::run::<G>(&config, &mut std::io::stdout()));
+    let outcome: Result<Result<MatchSummary, String>, String> = crate::with_game!(config.variant, G => runner::run_shown::<G>(&config, &mut std::io::stdout(), true));
     outcome?.map(|_| ())
 }
