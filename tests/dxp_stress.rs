@@ -117,7 +117,8 @@ fn random_traffic_keeps_the_dxp_contract() {
                 }
                 6 => {
                     let junk: &[&str] = &["Chello", "K1", "garbage", "M", "", "Z99"];
-                    peer.send(&**rng.pick(junk));
+                    let text: &&str = rng.pick(junk);
+                    peer.send(text);
                 }
                 7 => peer.send_raw(&[0xff, 0xfe, b'M', 0]),
                 _ if rng.chance(30) => {
