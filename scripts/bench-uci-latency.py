@@ -3,13 +3,19 @@
 
 Usage: bench-uci-latency.py [--quick] [PATH_TO_CROWN]   (default target/release/crown)
 
-1. stop latency: Threads 2, Hash 256, `go infinite` from a few positions,
+1. isready latency while searching: Threads 2, `go infinite`, then after
+   20..200 ms `isready` (alone, or after a `position` command that must wait
+   for the search: the issue-18 case); time from writing `isready` to
+   reading `readyok`. Median and p99 over 50 tries of each; an answer that
+   takes over 2 s counts as a timeout and is reported as such (the search
+   is then stopped and the try goes on).
+2. stop latency: Threads 2, Hash 256, `go infinite` from a few positions,
    `stop` after 50..300 ms; time from writing `stop` to reading `bestmove`.
    Median and p99 over 50 tries (target: median under 5 ms).
-2. movetime overshoot: `go movetime 100`; time from writing `go` to reading
+3. movetime overshoot: `go movetime 100`; time from writing `go` to reading
    `bestmove`, minus 100 ms. Median and p99 over 100 searches (target: p99
    under 15 ms).
-3. SMP speed: nps of `go movetime 5000` with Threads 1 and Threads 2 from
+4. SMP speed: nps of `go movetime 5000` with Threads 1 and Threads 2 from
    three positions, each in a fresh process, the two thread counts
    alternating (nps from crown's last info line); median ratio (target at
    least 1.8 on an idle 2-core machine).
@@ -18,10 +24,12 @@ Numbers on a machine shared with other work are noisy: run on an idle one
 for figures to quote, and read the medians first.
 """
 
+import queue
 import random
 import statistics
 import subprocess
 import sys
+import threading
 import time
 
 POSITIONS = [
@@ -36,18 +44,30 @@ class Crown:
     def __init__(self, binary):
         self.proc = subprocess.Popen([binary], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                      text=True, bufsize=1)
+        self.lines = queue.Queue()
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self):
+        for line in self.proc.stdout:
+            self.lines.put(line.rstrip("\n"))
+        self.lines.put(None)
 
     def send(self, line):
         self.proc.stdin.write(line + "\n")
         self.proc.stdin.flush()
 
-    def until(self, prefix):
+    def until(self, prefix, timeout=None):
+        """Lines up to the first starting with `prefix`; None after `timeout` s."""
         lines = []
+        deadline = None if timeout is None else time.perf_counter() + timeout
         while True:
-            line = self.proc.stdout.readline()
-            if not line:
+            left = None if deadline is None else max(0.0, deadline - time.perf_counter())
+            try:
+                line = self.lines.get(timeout=left)
+            except queue.Empty:
+                return None
+            if line is None:
                 raise RuntimeError("crown closed its output")
-            line = line.rstrip("\n")
             lines.append(line)
             if line.startswith(prefix):
                 return lines
@@ -65,6 +85,39 @@ def percentile(values, p):
     ordered = sorted(values)
     k = min(len(ordered) - 1, max(0, round(p / 100 * (len(ordered) - 1))))
     return ordered[k]
+
+
+def isready_latency(binary, tries, queued):
+    """isready during go infinite; with `queued`, after a position command."""
+    crown = Crown(binary)
+    crown.send("uci")
+    crown.until("uciok")
+    crown.send("setoption name Threads value 2")
+    crown.sync()
+    rng = random.Random(11)
+    latencies, timeouts = [], 0
+    for i in range(tries):
+        crown.send(POSITIONS[i % len(POSITIONS)])
+        crown.send("go infinite")
+        time.sleep(rng.uniform(0.02, 0.2))
+        if queued:
+            crown.send(POSITIONS[(i + 1) % len(POSITIONS)])
+        t0 = time.perf_counter()
+        crown.send("isready")
+        lines = crown.until("readyok", timeout=2.0)
+        if lines is None:
+            # The engine answers only once the search ends: stop it; its
+            # bestmove then comes before the readyok.
+            timeouts += 1
+            crown.send("stop")
+            crown.until("readyok")
+        else:
+            latencies.append((time.perf_counter() - t0) * 1000)
+            crown.send("stop")
+            if not any(l.startswith("bestmove") for l in lines):
+                crown.until("bestmove")
+    crown.quit()
+    return latencies, timeouts
 
 
 def stop_latency(binary, tries):
@@ -126,6 +179,14 @@ def main():
     args = [a for a in sys.argv[1:] if not a.startswith("--")]
     quick = "--quick" in sys.argv
     binary = args[0] if args else "target/release/crown"
+
+    for queued in (False, True):
+        lat, timeouts = isready_latency(binary, 10 if quick else 50, queued)
+        what = "after a queued position" if queued else "alone"
+        figures = (f"median {statistics.median(lat):.2f} ms, p99 {percentile(lat, 99):.2f} ms, "
+                   f"max {max(lat):.2f} ms" if lat else "no answer in time")
+        print(f"isready latency during go infinite, {what} (Threads 2, "
+              f"{len(lat) + timeouts} tries): {figures}; {timeouts} over 2 s", flush=True)
 
     lat = stop_latency(binary, 10 if quick else 50)
     print(f"stop latency (Threads 2, Hash 256, {len(lat)} tries): "

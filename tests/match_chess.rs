@@ -1,6 +1,6 @@
 //! `crown match` end to end on chess: the built binary runs real engines
-//! (Stockfish from Debian's package when installed; skipped with a note when
-//! not) against each other and against the broken fixture engines, with the
+//! (Stockfish from Debian's package, which `scripts/test` installs; a test
+//! that needs it fails with a note saying so when it is missing) against each other and against the broken fixture engines, with the
 //! core chess rules refereeing. PGN output is read back with the runner's own
 //! PGN/SAN reader and replayed with the rules. Generous limits; no timing
 //! assertions.
@@ -14,12 +14,13 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 const STOCKFISH: &str = "/usr/games/stockfish";
 
-fn have_stockfish() -> bool {
-    let ok = Path::new(STOCKFISH).exists();
-    if !ok {
-        eprintln!("skipped: {STOCKFISH} is not installed");
-    }
-    ok
+/// Fails the test when Stockfish is missing: a match test that cannot play
+/// its opponent must not pass as if it had.
+fn require_stockfish() {
+    assert!(
+        Path::new(STOCKFISH).exists(),
+        "{STOCKFISH} is not installed: scripts/test installs it (apt-get install stockfish)"
+    );
 }
 
 fn fixture(name: &str) -> String {
@@ -66,9 +67,7 @@ fn help_is_printed() {
 
 #[test]
 fn stockfish_self_play_with_pgn_and_adjudication() {
-    if !have_stockfish() {
-        return;
-    }
+    require_stockfish();
     let pgn = temp("sf.pgn");
     let text = crown_match(&[
         "--engine",
@@ -103,9 +102,7 @@ fn stockfish_self_play_with_pgn_and_adjudication() {
 
 #[test]
 fn stockfish_chess960_from_random_arrays() {
-    if !have_stockfish() {
-        return;
-    }
+    require_stockfish();
     let pgn = temp("sf960.pgn");
     let text = crown_match(&[
         "--variant",
@@ -137,9 +134,7 @@ fn stockfish_chess960_from_random_arrays() {
 
 #[test]
 fn epd_openings_are_played_in_order() {
-    if !have_stockfish() {
-        return;
-    }
+    require_stockfish();
     let book = temp("book.epd");
     std::fs::write(
         &book,
@@ -186,9 +181,7 @@ fn epd_openings_are_played_in_order() {
 }
 
 fn broken(script: &str, limits: &[&str], reason: &str) {
-    if !have_stockfish() {
-        return;
-    }
+    require_stockfish();
     let log = temp(&format!("{script}.log"));
     let mut args = vec![
         "--engine".to_string(),
@@ -245,9 +238,7 @@ fn malformed_line_loses_against_stockfish() {
 
 #[test]
 fn crash_stderr_is_logged() {
-    if !have_stockfish() {
-        return;
-    }
+    require_stockfish();
     let log = temp("stderr.log");
     crown_match(&[
         "--engine",

@@ -1,7 +1,8 @@
 //! The runner on the draughts rules: random openings of every variant read
 //! back through the PDN reader, and Hub matches between two instances of an
-//! independent random mover built on pydraughts (skipped with a note when
-//! pydraughts is not installed). A disagreement between Crown's rules and
+//! independent random mover built on pydraughts, run by the Python of the
+//! repository's `.venv` (which `scripts/test` creates) or else `python3`;
+//! the Hub tests fail with a note saying so when pydraughts is missing. A disagreement between Crown's rules and
 //! pydraughts would show up as an illegal move, so every game must end by
 //! the rules or adjudication.
 
@@ -45,29 +46,34 @@ fn random_openings_of_every_variant_read_back() {
     }
 }
 
-fn have_pydraughts() -> bool {
-    let ok = Command::new("python3")
-        .args(["-c", "import draughts"])
-        .output()
-        .map(|o| o.status.success())
-        .unwrap_or(false);
-    if !ok {
-        eprintln!("skipped: python3 with pydraughts is not available");
+/// The Python that has pydraughts: the repository's `.venv` first, then
+/// `python3` on the PATH. Fails the test when neither has it: a match test
+/// that cannot play its opponent must not pass as if it had.
+fn pydraughts_python() -> String {
+    let venv = format!("{}/.venv/bin/python", env!("CARGO_MANIFEST_DIR"));
+    for python in [venv.as_str(), "python3"] {
+        let ok = Command::new(python)
+            .args(["-c", "import draughts"])
+            .output()
+            .map(|o| o.status.success())
+            .unwrap_or(false);
+        if ok {
+            return python.to_string();
+        }
     }
-    ok
+    panic!("pydraughts is missing: scripts/test creates .venv with it (pip install pydraughts)");
 }
 
 fn hub_match(variant: &str) {
-    if !have_pydraughts() {
-        return;
-    }
-    let engine = format!("cmd={}/tests/fixtures/hub_pydraughts.py", env!("CARGO_MANIFEST_DIR"));
+    let python = format!("cmd={}", pydraughts_python());
+    let script = format!("arg={}/tests/fixtures/hub_pydraughts.py", env!("CARGO_MANIFEST_DIR"));
     let pdn =
         std::env::temp_dir().join(format!("crown-match-{variant}-{}.pdn", std::process::id()));
     let pdn = pdn.to_string_lossy().into_owned();
     let out = Command::new(env!("CARGO_BIN_EXE_crown"))
-        .args(["match", "--variant", variant, "--engine", "name=p1", &engine, "proto=hub"])
-        .args(["--engine", "name=p2", &engine, "proto=hub", "--each", "tc=20+0.2"])
+        .args(["match", "--variant", variant, "--engine", "name=p1", &python, &script])
+        .args(["proto=hub", "--engine", "name=p2", &python, &script, "proto=hub"])
+        .args(["--each", "tc=20+0.2"])
         .args(["--games", "2", "--rounds", "2", "--repeat", "--maxmoves", "80", "--pgnout", &pdn])
         .output()
         .unwrap();

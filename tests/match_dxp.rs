@@ -52,6 +52,45 @@ fn crown_over_dxp_against_crown_over_hub() {
     assert!(!text.contains("illegal") && !text.contains("disconnects"), "{text}");
 }
 
+/// At `tc=3+0.03` DXP can only say "1 minute for the game": the runner says
+/// so and judges the DXP engine by that clock, so it keeps its time (before,
+/// it was told 1 minute and charged 3 s, and lost every game on time).
+#[test]
+fn a_dxp_engine_keeps_a_fast_control() {
+    let crown = env!("CARGO_BIN_EXE_crown");
+    let cmd = format!("cmd={crown}");
+    let text = crown_match(&[
+        "--engine",
+        "name=hub",
+        &cmd,
+        "arg=hub",
+        "proto=hub",
+        "--engine",
+        "name=dxp",
+        &cmd,
+        "arg=dxp",
+        "arg=--connect",
+        "arg=127.0.0.1:{port}",
+        "arg=--hash",
+        "arg=4",
+        "proto=dxp",
+        "--each",
+        "tc=3+0.03",
+        "--repeat",
+        "--concurrency",
+        "2",
+        "--maxmoves",
+        "12",
+        "--random-plies",
+        "2",
+    ]);
+    assert!(text.contains("Note: engine dxp (DXP) plays 1 min for the game"), "{text}");
+    assert!(text.contains("Finished match: 2 games"), "{text}");
+    let line = text.lines().find(|l| l.starts_with("Games by termination")).unwrap();
+    assert!(!line.contains("time forfeit") && !line.contains("abandoned"), "{text}");
+    assert!(!text.contains("illegal") && !text.contains("loses on time"), "{text}");
+}
+
 #[test]
 fn broken_dxp_peers_lose_with_a_reason() {
     let crown = env!("CARGO_BIN_EXE_crown");

@@ -346,3 +346,30 @@ fn engine_dying_between_games_is_replaced_without_a_loss() {
     let text = String::from_utf8(out).unwrap();
     assert_eq!(summary.terminations, vec![("normal".to_string(), 4)], "{text}");
 }
+
+/// Counts of zero and time values beyond range are refused with a message
+/// naming the option, and the runner exits with an error: it neither plays
+/// one game in silence nor panics.
+#[test]
+fn bad_counts_and_times_are_refused() {
+    let crown = env!("CARGO_BIN_EXE_crown");
+    for (extra, needle) in [
+        (&["--rounds", "0"][..], "--rounds"),
+        (&["--games", "0"][..], "--games"),
+        (&["--concurrency", "0"][..], "--concurrency"),
+        (&["--tc", "1e20+0"][..], "out of range"),
+        (&["--movetime", "1e20"][..], "out of range"),
+    ] {
+        let out = std::process::Command::new(crown)
+            .args(["match", "--engine", &format!("cmd={crown}"), "--engine"])
+            .args([&format!("cmd={crown}"), "--nodes", "100"])
+            .args(extra)
+            .output()
+            .unwrap();
+        let text = String::from_utf8_lossy(&out.stdout).into_owned()
+            + &String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{extra:?}: {text}");
+        assert!(text.contains(needle) && !text.contains("panicked"), "{extra:?}: {text}");
+        assert!(!text.contains("Started match"), "{extra:?}: {text}");
+    }
+}

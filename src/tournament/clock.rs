@@ -11,6 +11,28 @@
 
 use std::time::Duration;
 
+/// The longest time value the runner accepts (a period, an increment, a
+/// movetime, a margin): 1,000,000 s, about 11.5 days. Larger values would
+/// overflow the runner's deadlines (`Instant + Duration`).
+pub const MAX_SECONDS: f64 = 1_000_000.0;
+
+/// Reads a time value in seconds: finite, not negative, at most
+/// [`MAX_SECONDS`]. `what` names the value in the error.
+pub fn seconds(text: &str, what: &str) -> Result<Duration, String> {
+    let secs: f64 =
+        text.trim().parse().map_err(|_| format!("{what}: '{text}' is not a number of seconds"))?;
+    checked_seconds(secs, what)
+}
+
+/// A number of seconds as a duration, refused (never a panic) when it is
+/// not finite, negative or above [`MAX_SECONDS`].
+pub fn checked_seconds(secs: f64, what: &str) -> Result<Duration, String> {
+    if !(0.0..=MAX_SECONDS).contains(&secs) {
+        return Err(format!("{what}: {secs} s is out of range (0 to {MAX_SECONDS} s)"));
+    }
+    Ok(Duration::from_secs_f64(secs))
+}
+
 /// A clock-based time control.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct TimeControl {
@@ -52,10 +74,11 @@ impl TimeControl {
         if base_secs == 0.0 && inc_secs == 0.0 {
             return Err(bad());
         }
+        let what = format!("time control '{text}'");
         Ok(TimeControl {
             moves,
-            base: Duration::from_secs_f64(base_secs),
-            increment: Duration::from_secs_f64(inc_secs),
+            base: checked_seconds(base_secs, &what)?,
+            increment: checked_seconds(inc_secs, &what)?,
         })
     }
 }
@@ -131,8 +154,16 @@ mod tests {
         assert_eq!((tc.moves, tc.base, tc.increment), (Some(40), secs(60.0), secs(0.5)));
         let tc = TimeControl::parse("1:30").unwrap();
         assert_eq!(tc.base, secs(90.0));
-        for bad in ["", "x", "10+", "-1+0", "0+0", "a/10"] {
+        for bad in ["", "x", "10+", "-1+0", "0+0", "a/10", "1e20+0", "1+1e20", "1e7", "inf+0"] {
             assert!(TimeControl::parse(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn time_values_are_range_checked() {
+        assert_eq!(seconds("1.5", "t"), Ok(secs(1.5)));
+        for bad in ["1e20", "-1", "NaN", "inf", "x"] {
+            assert!(seconds(bad, "t").is_err(), "{bad}");
         }
     }
 

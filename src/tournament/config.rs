@@ -1,17 +1,22 @@
 //! The `crown match` command line, in the style of cutechess-cli and
 //! fastchess: options take `key=value` groups, `--engine` repeats, `--each`
 //! applies to every engine (engine's own settings win). One or two leading
-//! dashes are accepted.
+//! dashes are accepted. clap reads the options (one `Vec` per `--engine`
+//! group); this file turns them into a [`MatchConfig`] and range-checks
+//! them: counts of zero are refused, time values must be finite and at most
+//! [`super::clock::MAX_SECONDS`].
 //!
 //! Invariant: parsing never starts a process or touches a file; it only
 //! builds a [`MatchConfig`] or returns a readable error.
 
 use super::adjudication::{Adjudication, DrawRule, ResignRule};
-use super::clock::{Limits, TimeControl};
+use super::clock::{checked_seconds, seconds, Limits, TimeControl};
 use super::engine::{apply_setting, EngineConfig, Protocol};
 use super::runner::{MatchConfig, OpeningSource};
 use super::sprt::Sprt;
 use crate::game::Variant;
+use clap::error::ErrorKind;
+use clap::{Arg, ArgAction, CommandFactory, FromArgMatches, Parser};
 use std::time::Duration;
 
 /// The help text of `crown match`.
@@ -42,105 +47,164 @@ or DamExchange)
   --ratinginterval N   (default 10)   --event NAME
 ";
 
-fn is_option(token: &str) -> bool {
-    let t = token.trim_start_matches('-');
-    token.starts_with('-')
-        && t.len() + 2 >= token.len()
-        && t.starts_with(|c: char| c.is_ascii_alphabetic())
+/// `crown match`'s options as clap reads them. A group option (`--engine`,
+/// `--each`, `--openings`, `--draw`, `--resign`, `--sprt`) takes one or more
+/// `key=value` tokens; `--engine` repeats, one group per engine. A repeated
+/// single-value option overrides the earlier one.
+#[derive(Parser, Debug)]
+#[command(
+    name = "crown match",
+    override_help = USAGE,
+    args_override_self = true,
+    disable_version_flag = true
+)]
+struct Args {
+    // `--engine` groups are added to the command in `parse`: clap's derive
+    // has no field type for a list of groups.
+    #[arg(long, num_args = 1.., action = ArgAction::Append)]
+    each: Vec<String>,
+    #[arg(long)]
+    variant: Option<String>,
+    #[arg(long)]
+    tc: Option<String>,
+    #[arg(long, alias = "st")]
+    movetime: Option<String>,
+    #[arg(long)]
+    nodes: Option<u64>,
+    #[arg(long)]
+    depth: Option<u32>,
+    #[arg(long, value_parser = count)]
+    games: Option<u32>,
+    #[arg(long, value_parser = count)]
+    rounds: Option<u32>,
+    #[arg(long)]
+    repeat: bool,
+    #[arg(long, value_parser = concurrency)]
+    concurrency: Option<usize>,
+    #[arg(long)]
+    gauntlet: bool,
+    #[arg(long, num_args = 1..)]
+    openings: Option<Vec<String>>,
+    #[arg(long)]
+    random_plies: Option<usize>,
+    #[arg(long)]
+    seed: Option<u64>,
+    #[arg(long, num_args = 1..)]
+    draw: Option<Vec<String>>,
+    #[arg(long, num_args = 1..)]
+    resign: Option<Vec<String>>,
+    #[arg(long, value_parser = count)]
+    maxmoves: Option<u32>,
+    #[arg(long)]
+    timemargin: Option<u64>,
+    #[arg(long)]
+    hangtimeout: Option<String>,
+    #[arg(long, num_args = 1..)]
+    sprt: Option<Vec<String>>,
+    #[arg(long)]
+    pgnout: Option<String>,
+    #[arg(long)]
+    log: Option<String>,
+    #[arg(long)]
+    ratinginterval: Option<u64>,
+    #[arg(long, num_args = 1..)]
+    event: Option<Vec<String>>,
 }
 
-fn single<'a>(name: &str, values: &'a [String]) -> Result<&'a str, String> {
-    match values {
-        [one] => Ok(one),
-        _ => Err(format!("--{name} takes one value")),
+/// A count that must be at least 1 (`--games`, `--rounds`, `--maxmoves`).
+fn count(text: &str) -> Result<u32, String> {
+    match text.parse::<u32>() {
+        Ok(0) => Err("must be at least 1 (0 would play nothing)".into()),
+        Ok(n) => Ok(n),
+        Err(_) => Err(format!("'{text}' is not a whole number")),
     }
 }
 
-fn number<T: std::str::FromStr>(name: &str, values: &[String]) -> Result<T, String> {
-    let v = single(name, values)?;
-    v.parse().map_err(|_| format!("--{name}: bad number '{v}'"))
+/// `--concurrency`: 1 to 256 games at once.
+fn concurrency(text: &str) -> Result<usize, String> {
+    match text.parse::<usize>() {
+        Ok(n @ 1..=256) => Ok(n),
+        Ok(n) => Err(format!("{n} games at once: must be 1 to 256")),
+        Err(_) => Err(format!("'{text}' is not a whole number")),
+    }
+}
+
+/// cutechess-cli spells options with one dash (`-engine`); clap wants two.
+/// A token of one dash and a name of two letters or more (`-engine`,
+/// `-each`) becomes `--engine`; values (`score=-5`, `arg=-x`) and short
+/// flags (`-h`) are left alone.
+fn normalise(arg: &str) -> String {
+    let name = arg.strip_prefix('-').unwrap_or("");
+    let long = !name.starts_with('-')
+        && name.len() >= 2
+        && name.starts_with(|c: char| c.is_ascii_alphabetic())
+        && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '-');
+    if long {
+        format!("-{arg}")
+    } else {
+        arg.to_string()
+    }
 }
 
 /// Parses the arguments after `crown match`. `Ok(None)` means help was asked.
 pub fn parse(args: &[String]) -> Result<Option<MatchConfig>, String> {
-    let mut groups: Vec<(String, Vec<String>)> = Vec::new();
-    for arg in args {
-        if is_option(arg) {
-            groups.push((arg.trim_start_matches('-').to_string(), Vec::new()));
-        } else if let Some((_, values)) = groups.last_mut() {
-            values.push(arg.clone());
-        } else {
-            return Err(format!("unexpected argument '{arg}'"));
+    let argv = std::iter::once("crown match".to_string()).chain(args.iter().map(|a| normalise(a)));
+    let command = Args::command()
+        .arg(Arg::new("engine").long("engine").num_args(1..).action(ArgAction::Append));
+    let parsed =
+        command.try_get_matches_from(argv).and_then(|m| Ok((Args::from_arg_matches(&m)?, m)));
+    let (a, matches) = match parsed {
+        Ok(a) => a,
+        Err(e) if e.kind() == ErrorKind::DisplayHelp => return Ok(None),
+        Err(e) => {
+            let text = e.render().to_string();
+            let first = text.lines().next().unwrap_or("bad command line");
+            let first = first.strip_prefix("error: ").unwrap_or(first);
+            return Err(format!("{first} (see crown match --help)"));
         }
-    }
-    let mut engines: Vec<Vec<String>> = Vec::new();
-    let mut each: Vec<String> = Vec::new();
+    };
     let mut limits = Limits::default();
-    let mut variant = Variant::Chess;
-    let mut games = None;
-    let mut rounds = 1;
-    let mut repeat = false;
-    let mut concurrency = 1;
-    let mut gauntlet = false;
-    let mut openings = None;
-    let mut random_plies = None;
-    let mut seed = 0x00C0_FFEE;
-    let mut adjudication = Adjudication::default();
-    let mut time_margin = Duration::ZERO;
-    let mut hang_timeout = Duration::from_secs(60);
-    let mut sprt = None;
-    let mut pgn_out = None;
-    let mut log = None;
-    let mut rating_interval = 10;
-    let mut event = "crown match".to_string();
-    for (name, values) in &groups {
-        let v = values.as_slice();
-        match name.as_str() {
-            "help" | "h" => return Ok(None),
-            "engine" => engines.push(values.clone()),
-            "each" => each.extend(values.iter().cloned()),
-            "variant" => {
-                let text = single(name, v)?;
-                variant =
-                    Variant::parse(text).ok_or_else(|| format!("unknown variant '{text}'"))?;
-            }
-            "tc" => limits.tc = Some(TimeControl::parse(single(name, v)?)?),
-            "movetime" | "st" => {
-                let secs: f64 = number(name, v)?;
-                if !(secs.is_finite() && secs > 0.0) {
-                    return Err("--movetime must be positive".into());
-                }
-                limits.movetime = Some(Duration::from_secs_f64(secs));
-            }
-            "nodes" => limits.nodes = Some(number(name, v)?),
-            "depth" => limits.depth = Some(number(name, v)?),
-            "games" => games = Some(number::<u32>(name, v)?.max(1)),
-            "rounds" => rounds = number::<u32>(name, v)?.max(1),
-            "repeat" => repeat = true,
-            "concurrency" => concurrency = number::<usize>(name, v)?.clamp(1, 256),
-            "gauntlet" => gauntlet = true,
-            "openings" => openings = Some(parse_openings(v)?),
-            "random-plies" => random_plies = Some(number(name, v)?),
-            "seed" => seed = number(name, v)?,
-            "draw" => adjudication.draw = Some(DrawRule::parse(v)?),
-            "resign" => adjudication.resign = Some(ResignRule::parse(v)?),
-            "maxmoves" => adjudication.max_moves = Some(number::<u32>(name, v)?.max(1)),
-            "timemargin" => time_margin = Duration::from_millis(number(name, v)?),
-            "hangtimeout" => {
-                hang_timeout = Duration::from_secs_f64(number::<f64>(name, v)?.max(0.1))
-            }
-            "sprt" => sprt = Some(Sprt::parse(v)?),
-            "pgnout" => pgn_out = Some(single(name, v)?.trim_start_matches("file=").to_string()),
-            "log" => log = Some(single(name, v)?.trim_start_matches("file=").to_string()),
-            "ratinginterval" => rating_interval = number(name, v)?,
-            "event" => event = v.join(" "),
-            other => return Err(format!("unknown option --{other} (see crown match --help)")),
-        }
+    let variant = match &a.variant {
+        Some(text) => Variant::parse(text).ok_or_else(|| format!("unknown variant '{text}'"))?,
+        None => Variant::Chess,
+    };
+    if let Some(text) = &a.tc {
+        limits.tc = Some(TimeControl::parse(text)?);
     }
+    if let Some(text) = &a.movetime {
+        let time = seconds(text, "--movetime")?;
+        if time.is_zero() {
+            return Err("--movetime must be positive".into());
+        }
+        limits.movetime = Some(time);
+    }
+    limits.nodes = a.nodes;
+    limits.depth = a.depth;
+    let mut adjudication = Adjudication::default();
+    if let Some(tokens) = &a.draw {
+        adjudication.draw = Some(DrawRule::parse(tokens)?);
+    }
+    if let Some(tokens) = &a.resign {
+        adjudication.resign = Some(ResignRule::parse(tokens)?);
+    }
+    adjudication.max_moves = a.maxmoves;
+    let time_margin = match a.timemargin {
+        Some(ms) => checked_seconds(ms as f64 / 1000.0, "--timemargin")?,
+        None => Duration::ZERO,
+    };
+    let hang_timeout = match &a.hangtimeout {
+        Some(text) => seconds(text, "--hangtimeout")?.max(Duration::from_millis(100)),
+        None => Duration::from_secs(60),
+    };
+    let file_value = |v: &String| v.strip_prefix("file=").unwrap_or(v).to_string();
     let mut configs = Vec::new();
+    let engines: Vec<Vec<String>> = matches
+        .get_occurrences::<String>("engine")
+        .map(|groups| groups.map(|group| group.cloned().collect()).collect())
+        .unwrap_or_default();
     for (i, tokens) in engines.iter().enumerate() {
         let mut config = EngineConfig { limits, ..EngineConfig::default() };
-        for token in each.iter().chain(tokens) {
+        for token in a.each.iter().chain(tokens) {
             apply_setting(&mut config, token).map_err(|e| format!("engine {}: {e}", i + 1))?;
         }
         if config.launch.cmd.is_empty() {
@@ -160,26 +224,25 @@ pub fn parse(args: &[String]) -> Result<Option<MatchConfig>, String> {
         }
         configs.push(config);
     }
-    let games = games.unwrap_or(if repeat { 2 } else { 1 });
     Ok(Some(MatchConfig {
         engines: configs,
         variant,
-        games,
-        rounds,
-        repeat,
-        concurrency,
-        gauntlet,
-        openings,
-        random_plies: random_plies.unwrap_or(if variant.is_chess() { 8 } else { 4 }),
-        seed,
+        games: a.games.unwrap_or(if a.repeat { 2 } else { 1 }),
+        rounds: a.rounds.unwrap_or(1),
+        repeat: a.repeat,
+        concurrency: a.concurrency.unwrap_or(1),
+        gauntlet: a.gauntlet,
+        openings: a.openings.as_deref().map(parse_openings).transpose()?,
+        random_plies: a.random_plies.unwrap_or(if variant.is_chess() { 8 } else { 4 }),
+        seed: a.seed.unwrap_or(0x00C0_FFEE),
         adjudication,
         time_margin,
         hang_timeout,
-        sprt,
-        pgn_out,
-        log,
-        rating_interval,
-        event,
+        sprt: a.sprt.as_deref().map(Sprt::parse).transpose()?,
+        pgn_out: a.pgnout.as_ref().map(file_value),
+        log: a.log.as_ref().map(file_value),
+        rating_interval: a.ratinginterval.unwrap_or(10),
+        event: a.event.map_or_else(|| "crown match".to_string(), |words| words.join(" ")),
     }))
 }
 
@@ -269,5 +332,47 @@ mod tests {
         assert!(parse(&args("--draw score=-5")).is_ok());
         let c = parse(&args("--engine cmd=/a/e --engine cmd=/b/e --nodes 100")).unwrap().unwrap();
         assert_eq!((c.engines[0].name.as_str(), c.engines[1].name.as_str()), ("e", "e-2"));
+    }
+
+    #[test]
+    fn zero_counts_and_huge_times_are_refused() {
+        let base = "--engine cmd=/a/e --engine cmd=/b/e --nodes 100";
+        for extra in [
+            "--rounds 0",
+            "--games 0",
+            "--concurrency 0",
+            "--concurrency 257",
+            "--maxmoves 0",
+            "--tc 1e20+0",
+            "--tc 10+1e20",
+            "--movetime 1e20",
+            "--movetime 0",
+            "--st -1",
+            "--hangtimeout 1e20",
+            "--timemargin 18446744073709551615",
+            "--each st=1e20",
+            "--games -1",
+        ] {
+            let e = parse(&args(&format!("{base} {extra}"))).unwrap_err();
+            assert!(!e.is_empty(), "{extra}");
+        }
+        let e = parse(&args(&format!("{base} --games 0"))).unwrap_err();
+        assert!(e.contains("--games") && e.contains("at least 1"), "{e}");
+        let e = parse(&args(&format!("{base} --tc 1e20+0"))).unwrap_err();
+        assert!(e.contains("out of range"), "{e}");
+    }
+
+    #[test]
+    fn groups_repeat_and_later_values_win() {
+        let c = parse(&args(
+            "-engine cmd=/a/e name=x -engine cmd=/b/e --each nodes=5 --each depth=3 \
+             --games 3 --games 4 --event a b --draw movenumber=1 score=-5 --seed 7",
+        ))
+        .unwrap()
+        .unwrap();
+        assert_eq!(c.engines.len(), 2);
+        assert_eq!((c.engines[1].limits.nodes, c.engines[1].limits.depth), (Some(5), Some(3)));
+        assert_eq!((c.games, c.event.as_str(), c.seed), (4, "a b", 7));
+        assert_eq!(c.adjudication.draw.unwrap().score, 5);
     }
 }

@@ -7,9 +7,17 @@
 //! arg=--connect arg=127.0.0.1:{port}`), and accepts its connection within
 //! the handshake timeout. A restart is a new process with a new listener.
 //!
+//! The clock: GAMEREQ carries whole minutes for a number of moves (0: the
+//! whole game) and nothing else: no increment, no time per move. Before the
+//! match, [`dxp_limits`] turns a DXP engine's limits into the closest control
+//! DXP can carry (at least 1 minute for the moves of the control, the
+//! increments of an expected game of [`GAME_MOVES`] moves folded into the
+//! base), the runner prints a note saying so, and that control is the one
+//! its own clock charges: the engine is judged by the clock it was given.
+//!
 //! A game starts at the engine's first search: GAMEREQ (version 01, the
-//! runner's name, the engine's colour as follower colour, the match's base
-//! time in whole minutes rounded up and at least 1, move count 000, and `A`
+//! runner's name, the engine's colour as follower colour, the minutes and
+//! moves of that control, and `A`
 //! or `B` + the current position), answered by GAMEACC code 0 (anything else
 //! loses the game as a refused game). The moves played since the engine last
 //! moved are then sent as MOVE messages (the time field is the wall time
@@ -23,6 +31,7 @@
 //! that does not decode or is out of turn is a [`Fault`]; CHAT is ignored and
 //! BACKREQ answered "not supported"; engine options (`option.X=`) are unused.
 
+use super::clock::{Limits, TimeControl};
 use super::engine::{EngineConfig, Fault, Reply, SearchRequest, HANDSHAKE_TIMEOUT};
 use super::pgn::GameResult;
 use super::process::{EngineProcess, Launch, ReadError, TrafficLog};
@@ -62,6 +71,7 @@ pub struct DxpClient {
     log: TrafficLog,
     label: String,
     minutes: u32,
+    moves: u32,
     game: Option<InGame>,
 }
 
@@ -74,7 +84,52 @@ pub fn substitute_port(launch: &Launch, port: u16) -> Launch {
     out
 }
 
-/// GAMEREQ minutes for a match: the base time rounded up, at least 1.
+/// The moves of an expected game (per side) over which increments and a
+/// time per move are turned into a DXP budget.
+pub const GAME_MOVES: u32 = 50;
+
+/// The limits a DXP engine plays under: a clock control of whole minutes
+/// (1 to 999) for the moves of the control (at most 999; none: the whole
+/// game) and no increment, the closest to `limits` that GAMEREQ can carry.
+/// A time per move or an increment is spread over [`GAME_MOVES`] moves (or
+/// the moves of the control); without a clock or movetime the engine gets
+/// the 1-minute minimum. Node and depth limits are kept (DXP cannot pass
+/// them on). Returns the limits and a note for the user when they differ
+/// from what was asked, `None` when DXP carries `limits` exactly.
+pub fn dxp_limits(limits: &Limits) -> (Limits, Option<String>) {
+    let moves = limits.tc.and_then(|tc| tc.moves).map(|m| m.min(999));
+    let span = f64::from(moves.unwrap_or(GAME_MOVES));
+    let (secs, asked) = match (limits.tc, limits.movetime) {
+        (Some(tc), _) => {
+            (tc.base.as_secs_f64() + tc.increment.as_secs_f64() * span, super::play::tc_text(&tc))
+        }
+        (None, Some(mt)) => (mt.as_secs_f64() * span, format!("{} s per move", mt.as_secs_f64())),
+        (None, None) => (0.0, "no clock".to_string()),
+    };
+    let minutes = ((secs / 60.0).round() as u32).clamp(1, 999);
+    let tc = TimeControl {
+        moves,
+        base: Duration::from_secs(60 * u64::from(minutes)),
+        increment: Duration::ZERO,
+    };
+    let exact = limits.movetime.is_none() && limits.tc == Some(tc);
+    let out = Limits { tc: Some(tc), movetime: None, ..*limits };
+    if exact {
+        return (out, None);
+    }
+    let period = match moves {
+        Some(m) => format!("{m} moves"),
+        None => "the game".to_string(),
+    };
+    let note = format!(
+        "{minutes} min for {period} (asked: {asked}): DXP's GAMEREQ carries whole minutes only; \
+         the runner's clock for this engine is that budget"
+    );
+    (out, Some(note))
+}
+
+/// GAMEREQ minutes for an engine whose limits went through [`dxp_limits`]:
+/// the base time in whole minutes rounded up, 1 to 999.
 pub fn request_minutes(config: &EngineConfig) -> u32 {
     let secs = config.limits.tc.map_or(0.0, |tc| tc.base.as_secs_f64());
     ((secs / 60.0).ceil() as u32).clamp(1, 999)
@@ -132,6 +187,7 @@ impl DxpClient {
             log: log.clone(),
             label: label.to_string(),
             minutes: request_minutes(config),
+            moves: config.limits.tc.and_then(|tc| tc.moves).unwrap_or(0).min(999),
             game: None,
         })
     }
@@ -176,7 +232,7 @@ impl DxpClient {
             name: RUNNER_NAME.into(),
             follower: engine,
             minutes: self.minutes,
-            moves: 0,
+            moves: self.moves,
             setup,
         };
         self.send(&Message::GameReq(request))?;
@@ -305,5 +361,24 @@ mod tests {
         assert_eq!(request_minutes(&config), 1);
         config.limits.tc = Some(TimeControl::parse("121").unwrap());
         assert_eq!(request_minutes(&config), 3);
+    }
+
+    #[test]
+    fn dxp_budgets_are_whole_minutes() {
+        let tc = |t: &str| Limits { tc: Some(TimeControl::parse(t).unwrap()), ..Limits::default() };
+        // 3 s + 50 x 0.03 s is closest to 0 minutes: the 1-minute minimum.
+        let (l, note) = dxp_limits(&tc("3+0.03"));
+        assert_eq!(l.tc.unwrap(), TimeControl::parse("60").unwrap());
+        assert!(note.unwrap().contains("1 min for the game"));
+        // 120 s + 50 x 1 s = 170 s: 3 minutes.
+        assert_eq!(dxp_limits(&tc("120+1")).0.tc.unwrap().base, Duration::from_secs(180));
+        // A move count is kept; a whole-minute control passes unchanged.
+        let (l, note) = dxp_limits(&tc("40/120"));
+        assert_eq!((l.tc.unwrap().moves, note), (Some(40), None));
+        let mt = Limits { movetime: Some(Duration::from_secs(3)), ..Limits::default() };
+        let (l, _) = dxp_limits(&mt);
+        assert_eq!((l.tc.unwrap().base, l.movetime), (Duration::from_secs(180), None));
+        let (l, _) = dxp_limits(&Limits { nodes: Some(9), ..Limits::default() });
+        assert_eq!((l.tc.unwrap().base, l.nodes), (Duration::from_secs(60), Some(9)));
     }
 }

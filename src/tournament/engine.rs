@@ -6,7 +6,7 @@
 //! returns either a [`Reply`] or a [`Fault`]; a fault ends the game as a loss
 //! for that engine and the runner restarts the process before its next game.
 
-use super::clock::{Clock, Limits, TimeControl};
+use super::clock::{seconds, Clock, Limits, TimeControl};
 use super::dxp::DxpClient;
 use super::hub::HubClient;
 use super::pgn::GameResult;
@@ -213,11 +213,11 @@ pub fn apply_setting(config: &mut EngineConfig, token: &str) -> Result<(), Strin
         }
         "tc" => config.limits.tc = Some(TimeControl::parse(value)?),
         "st" | "movetime" => {
-            let secs = value.parse::<f64>().map_err(|_| format!("bad movetime '{value}'"))?;
-            if !(secs.is_finite() && secs > 0.0) {
-                return Err(format!("bad movetime '{value}'"));
+            let time = seconds(value, "movetime")?;
+            if time.is_zero() {
+                return Err(format!("bad movetime '{value}' (must be positive)"));
             }
-            config.limits.movetime = Some(Duration::from_secs_f64(secs));
+            config.limits.movetime = Some(time);
         }
         "nodes" => config.limits.nodes = Some(number("node count")?),
         "depth" => config.limits.depth = Some(number("depth")? as u32),
@@ -270,6 +270,8 @@ mod tests {
         assert_eq!(c.protocol, Protocol::Dxp);
         assert!(apply_setting(&mut c, "bogus").is_err());
         assert!(apply_setting(&mut c, "st=0").is_err());
+        assert!(apply_setting(&mut c, "st=1e20").is_err());
+        assert!(apply_setting(&mut c, "tc=1e20+0").is_err());
         assert_eq!(Score::Mate(3).as_cp(), 99_997);
         assert_eq!(Score::Mate(-2).as_cp(), -99_998);
     }

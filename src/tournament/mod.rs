@@ -17,6 +17,7 @@
 //! | `pgn.rs` | game records (SAN from `chess::san`) |
 //! | `report.rs`, `stats.rs`, `sprt.rs` | results and statistics |
 //! | `genfens.rs` | OpenBench's `genfens` request (opening FENs for distributed data generation) |
+//! | `progress.rs` | the progress bar on a terminal |
 
 pub mod adjudication;
 pub mod clock;
@@ -29,6 +30,7 @@ pub mod openings;
 pub mod pgn;
 pub mod play;
 pub mod process;
+pub mod progress;
 pub mod report;
 pub mod runner;
 pub mod sprt;
@@ -44,6 +46,6 @@ pub fn run_cli(args: &[String]) -> Result<(), String> {
         print!("{}", config::USAGE);
         return Ok(());
     };
-    crate::for_variant!(config.variant, G => runner::run::<G>(&config, &mut std::io::stdout()))
+    crate::for_variant!(config.variant, G => runner::run_shown::<G>(&config, &mut std::io::stdout(), true))
         .map(|_| ())
 }

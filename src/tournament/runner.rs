@@ -14,12 +14,14 @@
 //! Invariant: an engine failure ends one game, never the match.
 
 use super::adjudication::Adjudication;
-use super::engine::{EngineConfig, Player};
+use super::dxp::dxp_limits;
+use super::engine::{EngineConfig, Player, Protocol};
 use super::hub::HubText;
 use super::openings::{self, Opening, OpeningText, Rng};
 use super::pgn::write_game;
 use super::play::{play_game, tc_text, GameSettings, Played};
 use super::process::TrafficLog;
+use super::progress::Progress;
 use super::report::Report;
 use super::sprt::{Decision, Sprt};
 use crate::game::{Game, Variant};
@@ -223,8 +225,19 @@ pub struct MatchSummary {
     pub terminations: Vec<(String, u64)>,
 }
 
-/// Runs a whole match with the rules of `G`, printing as it goes.
+/// Runs a whole match with the rules of `G`, printing as it goes (plain
+/// lines, no progress bar).
 pub fn run<G: HubText>(config: &MatchConfig, out: &mut dyn Write) -> Result<MatchSummary, String> {
+    run_shown::<G>(config, out, false)
+}
+
+/// [`run`], with a progress bar on stdout when `bar` and stdout is a
+/// terminal (`crown match` asks for it; see `progress.rs`).
+pub fn run_shown<G: HubText>(
+    config: &MatchConfig,
+    out: &mut dyn Write,
+    bar: bool,
+) -> Result<MatchSummary, String> {
     if config.engines.len() < 2 {
         return Err("a match needs at least two engines (--engine ... --engine ...)".to_string());
     }
@@ -236,6 +249,19 @@ pub fn run<G: HubText>(config: &MatchConfig, out: &mut dyn Write) -> Result<Matc
             ));
         }
     }
+    // DXP engines play the closest control GAMEREQ can carry, and the
+    // runner's clock for them is that control (see `dxp.rs`).
+    let mut adjusted = config.clone();
+    for e in &mut adjusted.engines {
+        if e.protocol == Protocol::Dxp {
+            let (limits, note) = dxp_limits(&e.limits);
+            e.limits = limits;
+            if let Some(note) = note {
+                let _ = writeln!(out, "Note: engine {} (DXP) plays {note}", e.name);
+            }
+        }
+    }
+    let config = &adjusted;
     let book = load_openings::<G>(config)?;
     let log = match &config.log {
         Some(path) => {
@@ -256,7 +282,7 @@ pub fn run<G: HubText>(config: &MatchConfig, out: &mut dyn Write) -> Result<Matc
         log,
     };
     let names: Vec<String> = config.engines.iter().map(|e| e.name.clone()).collect();
-    let mut report = Report::new(names, config.sprt);
+    let mut report = Report::new(names.clone(), config.sprt);
     let next = AtomicUsize::new(0);
     let stop = AtomicBool::new(false);
     // Lazily built rule tables (chess magics) are initialised here, before
@@ -275,6 +301,7 @@ pub fn run<G: HubText>(config: &MatchConfig, out: &mut dyn Write) -> Result<Matc
         config.engines.len(),
         config.concurrency
     );
+    let progress = Progress::new(jobs.len() as u64, bar);
     std::thread::scope(|scope| {
         for worker in 0..config.concurrency.max(1).min(jobs.len().max(1)) {
             let tx = tx.clone();
@@ -322,38 +349,23 @@ pub fn run<G: HubText>(config: &MatchConfig, out: &mut dyn Write) -> Result<Matc
         }
         drop(tx);
         for (job, played) in rx {
-            let played = match played {
-                Ok(p) => p,
-                Err(e) => {
-                    let _ = writeln!(out, "Game {} skipped: {e}", job.number);
-                    continue;
-                }
-            };
-            engine_moves += played.engine_moves;
-            let rec = &played.record;
-            report.add(job.white, job.black, rec.result, rec.termination, job.pair);
-            let result =
-                if config.variant.is_chess() { rec.result.pgn() } else { rec.result.pdn() };
-            let _ = write!(
-                out,
-                "{}",
-                report.game_line(job.number, job.white, job.black, result, &rec.reason)
-            );
-            if let Some(f) = pgn.as_mut() {
-                let _ = f.write_all(write_game(rec, &config.event).as_bytes());
-                let _ = f.flush();
-            }
-            if config.rating_interval > 0 && report.finished % config.rating_interval == 0 {
-                let _ = write!(out, "{}", report.all_blocks(&ctx));
-            }
-            if matches!(report.sprt_decision(), Some(Decision::H0 | Decision::H1))
-                && !stop.swap(true, Ordering::Relaxed)
-            {
-                let _ = writeln!(out, "SPRT: a bound was crossed; finishing the games in progress");
-            }
-            let _ = out.flush();
+            progress.suspend(|| {
+                after_game(
+                    config,
+                    &mut report,
+                    &stop,
+                    &ctx,
+                    &mut pgn,
+                    &mut engine_moves,
+                    out,
+                    job,
+                    played,
+                )
+            });
+            progress.update(report.finished, &names[0], &report.totals[0]);
         }
     });
+    progress.finish();
     let runner_cpu = match (cpu_start, process_cpu_time()) {
         (Some(a), Some(b)) => Some(b.saturating_sub(a)),
         _ => None,
@@ -396,4 +408,46 @@ pub fn run<G: HubText>(config: &MatchConfig, out: &mut dyn Write) -> Result<Matc
         runner_cpu,
         terminations,
     })
+}
+
+/// Records and prints one finished game (or why it was skipped), writes it
+/// to the PGN/PDN file, and raises `stop` when the SPRT crossed a bound.
+#[allow(clippy::too_many_arguments)]
+fn after_game(
+    config: &MatchConfig,
+    report: &mut Report,
+    stop: &AtomicBool,
+    ctx: &str,
+    pgn: &mut Option<File>,
+    engine_moves: &mut u64,
+    out: &mut dyn Write,
+    job: Job,
+    played: Result<Played, String>,
+) {
+    let played = match played {
+        Ok(p) => p,
+        Err(e) => {
+            let _ = writeln!(out, "Game {} skipped: {e}", job.number);
+            return;
+        }
+    };
+    *engine_moves += played.engine_moves;
+    let rec = &played.record;
+    report.add(job.white, job.black, rec.result, rec.termination, job.pair);
+    let result = if config.variant.is_chess() { rec.result.pgn() } else { rec.result.pdn() };
+    let _ =
+        write!(out, "{}", report.game_line(job.number, job.white, job.black, result, &rec.reason));
+    if let Some(f) = pgn.as_mut() {
+        let _ = f.write_all(write_game(rec, &config.event).as_bytes());
+        let _ = f.flush();
+    }
+    if config.rating_interval > 0 && report.finished % config.rating_interval == 0 {
+        let _ = write!(out, "{}", report.all_blocks(ctx));
+    }
+    if matches!(report.sprt_decision(), Some(Decision::H0 | Decision::H1))
+        && !stop.swap(true, Ordering::Relaxed)
+    {
+        let _ = writeln!(out, "SPRT: a bound was crossed; finishing the games in progress");
+    }
+    let _ = out.flush();
 }

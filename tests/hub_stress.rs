@@ -1,0 +1,236 @@
+//! Hub under fast random traffic (issue 18): seeded random command sequences
+//! with random short pauses, on one and two threads, against `crown hub`
+//! (international draughts). The contract checked after every sequence:
+//!
+//! * every `go` gets exactly one `done` (never more; a `go analyze` is
+//!   answered after `stop`, so the end of a sequence sends `stop` until every
+//!   search has answered);
+//! * every `ping` gets its `pong` within 2 s of being sent, whatever runs or
+//!   waits in the queue;
+//! * nothing that is due takes more than 2 s (a hang fails with the seed and
+//!   the last lines sent and read);
+//! * `new-game`, `threads` 1, `level depth=8`, `go think` from a fixed
+//!   position then gives the move and node count of a fresh process.
+//!
+//! One process serves many sequences (the contract allows it); some
+//! sequences end with `quit`, after which the process must exit within 2 s
+//! and a new one is started. 1,000 sequences by default (at most about 2
+//! minutes), 20,000 with `CROWN_SOAK=1`; `CROWN_SEED=N` replays a run.
+
+mod stress_support;
+
+use crown::draughts::fen::write_hub;
+use crown::draughts::rules::InternationalRules;
+use crown::draughts::International as Position;
+use crown::game::{random_playout, Game, Variant};
+use std::collections::VecDeque;
+use std::time::{Duration, Instant};
+use stress_support::{hub_field, pause, seed, soak, Proc, Rng, DUE};
+
+/// The position of the determinism check: six plies of a fixed random game.
+fn fixed() -> String {
+    let game = random_playout(Position::start(Variant::International), 6, 7);
+    write_hub::<InternationalRules>(game.last().unwrap())
+}
+
+/// The best move and node count of `go depth 8` from [`FIXED`].
+fn reference(p: &mut Proc, context: &str) -> (String, u64) {
+    for line in ["new-game", "set-param name=threads value=1", &format!("pos pos={}", fixed())] {
+        p.send(line);
+    }
+    p.send("level depth=8");
+    p.send("go think");
+    let lines = p
+        .until(Duration::from_secs(20), |l| l.starts_with("done"))
+        .unwrap_or_else(|_| panic!("{context}: no done for depth 8\n{}", p.dump()));
+    let error = lines.iter().find(|l| l.text.starts_with("error"));
+    assert!(error.is_none(), "{context}: {error:?}\n{}", p.dump());
+    let best = hub_field(&lines.last().unwrap().text, "move").unwrap_or("").to_string();
+    let nodes = lines
+        .iter()
+        .rev()
+        .find_map(|l| hub_field(&l.text, "nodes").and_then(|n| n.parse().ok()))
+        .unwrap_or_else(|| panic!("{context}: no nodes before done\n{}", p.dump()));
+    (best, nodes)
+}
+
+fn fresh() -> Proc {
+    let mut p = Proc::start(&["hub"]);
+    p.send("hub");
+    p.until(Duration::from_secs(20), |l| l == "wait").expect("wait");
+    p.send("init");
+    p.until(Duration::from_secs(20), |l| l == "ready").expect("ready");
+    p
+}
+
+/// Random positions to set up: a few random games from the start.
+fn positions(rng: &mut Rng) -> Vec<String> {
+    let mut out = Vec::new();
+    for _ in 0..8 {
+        let games = random_playout(Position::start(Variant::International), 40, rng.next_u64());
+        out.extend(
+            games
+                .iter()
+                .step_by(5)
+                .filter(|p| !p.legal_moves_empty())
+                .map(write_hub::<InternationalRules>),
+        );
+    }
+    out
+}
+
+trait Empty {
+    fn legal_moves_empty(&self) -> bool;
+}
+
+impl Empty for Position {
+    fn legal_moves_empty(&self) -> bool {
+        let mut list = <Position as Game>::MoveList::default();
+        self.generate(&mut list);
+        list.is_empty()
+    }
+}
+
+/// What a process owes: searches not yet answered (`done`), `ping` not yet
+/// answered (`pong`).
+#[derive(Default)]
+struct Owed {
+    gos: u64,
+    dones: u64,
+    ready: VecDeque<Instant>,
+    infinite: bool,
+}
+
+impl Owed {
+    fn take(&mut self, line: &stress_support::Line, p: &Proc, ctx: &str) {
+        if line.text == "done" || line.text.starts_with("done ") {
+            self.dones += 1;
+            assert!(
+                self.dones <= self.gos,
+                "{ctx}: more done ({}) than go ({})\n{}",
+                self.dones,
+                self.gos,
+                p.dump()
+            );
+        } else if line.text == "pong" {
+            let sent = self.ready.pop_front().unwrap_or_else(|| {
+                panic!("{ctx}: pong without ping\n{}", p.dump());
+            });
+            let took = line.at.duration_since(sent);
+            assert!(took <= DUE, "{ctx}: pong after {took:?}\n{}", p.dump());
+        }
+    }
+
+    /// Reads what is there without waiting.
+    fn drain(&mut self, p: &mut Proc, ctx: &str) {
+        while let Some(line) = p.next(Duration::ZERO) {
+            self.take(&line, p, ctx);
+        }
+    }
+
+    /// Sends `stop` as often as needed and reads until everything owed has
+    /// come; fails when nothing arrives for [`DUE`] while something is owed.
+    fn settle(&mut self, p: &mut Proc, ctx: &str) {
+        let mut last = Instant::now();
+        let mut stopped = Instant::now() - DUE;
+        while self.dones < self.gos || !self.ready.is_empty() {
+            if let Some(front) = self.ready.front() {
+                assert!(front.elapsed() <= DUE + DUE, "{ctx}: ping unanswered\n{}", p.dump());
+            }
+            if self.dones < self.gos && stopped.elapsed() > Duration::from_millis(200) {
+                p.send("stop");
+                stopped = Instant::now();
+            }
+            match p.next(Duration::from_millis(50)) {
+                Some(line) => {
+                    last = Instant::now();
+                    self.take(&line, p, ctx);
+                }
+                None => assert!(
+                    last.elapsed() <= DUE,
+                    "{ctx}: hang: {} of {} done, {} ping owed\n{}",
+                    self.dones,
+                    self.gos,
+                    self.ready.len(),
+                    p.dump()
+                ),
+            }
+        }
+        self.infinite = false;
+    }
+}
+
+/// One random sequence of 3 to 14 commands.
+fn sequence(rng: &mut Rng, p: &mut Proc, owed: &mut Owed, fens: &[String], ctx: &str) {
+    let threads = if rng.chance(50) { 1 } else { 2 };
+    p.send(&format!("set-param name=threads value={threads}"));
+    p.send(&format!("level depth={}", rng.range(1, 5)));
+    for _ in 0..rng.range(3, 14) {
+        let line = match rng.range(0, 13) {
+            0 => "pos".to_string(),
+            1 | 2 => format!("pos pos={}", rng.pick(fens)),
+            3 => format!("level depth={}", rng.range(1, 6)),
+            4 => format!("level nodes={}", rng.range(200, 20_000)),
+            5 => format!("level move-time={:.3}", rng.range(1, 30) as f64 / 1000.0),
+            6 => format!("level time={:.2} inc=0.01", rng.range(5, 200) as f64 / 100.0),
+            7 if rng.chance(40) => "go analyze".to_string(),
+            7 | 8 => "stop".to_string(),
+            9 | 10 => "ping".to_string(),
+            11 => "new-game".to_string(),
+            12 => "go think".to_string(),
+            _ => format!("set-param name=threads value={}", rng.range(1, 2)),
+        };
+        if line.starts_with("go") {
+            owed.gos += 1;
+            owed.infinite |= line == "go analyze";
+        }
+        if !p.send(&line) {
+            panic!("{ctx}: crown closed its input\n{}", p.dump());
+        }
+        if line == "ping" {
+            owed.ready.push_back(Instant::now());
+        }
+        pause(rng);
+        owed.drain(p, ctx);
+    }
+    p.send("ping");
+    owed.ready.push_back(Instant::now());
+    owed.settle(p, ctx);
+}
+
+#[test]
+fn random_sequences_keep_the_hub_contract() {
+    let seed = seed();
+    let mut rng = Rng::new(seed);
+    let fens = positions(&mut rng);
+    let total = if soak() { 20_000 } else { 1_000 };
+    let started = Instant::now();
+    let want = {
+        let mut p = fresh();
+        reference(&mut p, &format!("seed {seed}: fresh process"))
+    };
+    let mut p = fresh();
+    let mut owed = Owed::default();
+    let mut done = 0;
+    while done < total {
+        let ctx = format!("seed {seed}, sequence {done}");
+        sequence(&mut rng, &mut p, &mut owed, &fens, &ctx);
+        let got = reference(&mut p, &ctx);
+        assert_eq!(got, want, "{ctx}: depth 8 after the sequence differs from a fresh process");
+        owed = Owed { gos: owed.gos + 1, dones: owed.dones + 1, ..Owed::default() };
+        if rng.chance(3) {
+            // Quit, sometimes in the middle of a search: the process must go.
+            if rng.chance(50) {
+                p.send("go analyze");
+            }
+            p.send("quit");
+            assert!(p.wait_exit(DUE).is_some(), "{ctx}: still running 2 s after quit");
+            p = fresh();
+            owed = Owed::default();
+        }
+        done += 1;
+    }
+    p.send("quit");
+    assert!(p.wait_exit(DUE).is_some(), "seed {seed}: still running 2 s after quit");
+    eprintln!("{done} sequences in {:.1} s", started.elapsed().as_secs_f64());
+}

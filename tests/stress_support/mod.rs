@@ -1,0 +1,236 @@
+//! Shared by the issue-18 stress and regression tests: a seeded generator,
+//! a line-protocol process (UCI or Hub) whose output lines arrive stamped
+//! with their arrival time, and the environment switches.
+//!
+//! * [`Rng`]: SplitMix64, so a seed replays a whole run. [`seed`] takes
+//!   `CROWN_SEED` when set, else the clock; every failure message names it.
+//! * [`Proc`]: the built `crown` binary on pipes; the reader thread stamps
+//!   each line with `Instant::now()` as it arrives, so a check of "answered
+//!   within 2 s" measures the engine, not the test's own pace. A `Proc` is
+//!   killed and reaped when dropped, so no test leaves a process behind.
+//! * [`soak`]: `CROWN_SOAK=1` turns the default runs (at most 2 minutes
+//!   each) into long soaks.
+//!
+//! Every wait is bounded: a hang becomes a failure with the transcript.
+
+#![allow(dead_code)]
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::time::{Duration, Instant};
+
+/// How long an answer that is due may take before the test calls it a hang.
+pub const DUE: Duration = Duration::from_secs(2);
+
+/// SplitMix64: small, fast and reproducible from its seed.
+#[derive(Clone, Debug)]
+pub struct Rng(u64);
+
+impl Rng {
+    /// A generator starting at `seed`.
+    pub fn new(seed: u64) -> Rng {
+        Rng(seed)
+    }
+
+    /// The next 64 random bits.
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    /// A number in `lo..=hi`.
+    pub fn range(&mut self, lo: u64, hi: u64) -> u64 {
+        lo + self.next_u64() % (hi - lo + 1)
+    }
+
+    /// True with probability `percent` / 100.
+    pub fn chance(&mut self, percent: u64) -> bool {
+        self.next_u64() % 100 < percent
+    }
+
+    /// One element of `items`.
+    pub fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
+        &items[(self.next_u64() % items.len() as u64) as usize]
+    }
+}
+
+/// The run's seed: `CROWN_SEED` when set, else from the clock. Printed, so
+/// a failing run can be replayed.
+pub fn seed() -> u64 {
+    let seed = match std::env::var("CROWN_SEED") {
+        Ok(text) => text.parse().expect("CROWN_SEED must be a number"),
+        Err(_) => std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(1, |d| d.as_nanos() as u64),
+    };
+    eprintln!("seed {seed} (replay with CROWN_SEED={seed})");
+    seed
+}
+
+/// Whether the long soak was asked for (`CROWN_SOAK=1`).
+pub fn soak() -> bool {
+    std::env::var("CROWN_SOAK").is_ok_and(|v| !v.is_empty() && v != "0")
+}
+
+/// A short random pause between commands: mostly none, sometimes a few
+/// milliseconds, rarely a few tens.
+pub fn pause(rng: &mut Rng) {
+    let ms = match rng.range(0, 9) {
+        0..=4 => 0,
+        5..=8 => rng.range(1, 4),
+        _ => rng.range(10, 30),
+    };
+    if ms > 0 {
+        std::thread::sleep(Duration::from_millis(ms));
+    }
+}
+
+/// One output line and when it arrived.
+#[derive(Clone, Debug)]
+pub struct Line {
+    /// The text, without the newline.
+    pub text: String,
+    /// When the reader thread read it.
+    pub at: Instant,
+}
+
+/// A running `crown` speaking a line protocol on its stdin/stdout.
+pub struct Proc {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    lines: Receiver<Line>,
+    /// The last lines sent and read, for failure messages.
+    pub recent: Vec<String>,
+}
+
+impl Proc {
+    /// Starts the binary with `args` (none: UCI; `["hub"]`: Hub).
+    pub fn start(args: &[&str]) -> Proc {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_crown"))
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("start crown");
+        let stdout = child.stdout.take().expect("stdout");
+        let (tx, lines) = mpsc::channel();
+        std::thread::spawn(move || {
+            let mut reader = BufReader::new(stdout);
+            let mut buf = Vec::new();
+            loop {
+                buf.clear();
+                match reader.read_until(b'\n', &mut buf) {
+                    Ok(0) | Err(_) => return,
+                    Ok(_) => {
+                        let at = Instant::now();
+                        let text = String::from_utf8_lossy(&buf).trim_end().to_string();
+                        if tx.send(Line { text, at }).is_err() {
+                            return;
+                        }
+                    }
+                }
+            }
+        });
+        let stdin = child.stdin.take();
+        Proc { child, stdin, lines, recent: Vec::new() }
+    }
+
+    fn remember(&mut self, text: String) {
+        if self.recent.len() >= 60 {
+            self.recent.remove(0);
+        }
+        self.recent.push(text);
+    }
+
+    /// Sends one line; `false` when the pipe is closed.
+    pub fn send(&mut self, line: &str) -> bool {
+        self.remember(format!("> {}", line.chars().take(120).collect::<String>()));
+        let Some(stdin) = self.stdin.as_mut() else { return false };
+        stdin.write_all(line.as_bytes()).is_ok()
+            && stdin.write_all(b"\n").is_ok()
+            && stdin.flush().is_ok()
+    }
+
+    /// The next line, or `None` after `wait` (or when the output closed).
+    pub fn next(&mut self, wait: Duration) -> Option<Line> {
+        match self.lines.recv_timeout(wait) {
+            Ok(line) => {
+                self.remember(format!("< {}", line.text.chars().take(160).collect::<String>()));
+                Some(line)
+            }
+            Err(RecvTimeoutError::Timeout | RecvTimeoutError::Disconnected) => None,
+        }
+    }
+
+    /// Lines up to and including the first that `done` accepts, or `Err`
+    /// with the lines read when `wait` passes first.
+    pub fn until(
+        &mut self,
+        wait: Duration,
+        done: impl Fn(&str) -> bool,
+    ) -> Result<Vec<Line>, Vec<Line>> {
+        let deadline = Instant::now() + wait;
+        let mut got = Vec::new();
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            let Some(line) = self.next(left) else { return Err(got) };
+            let stop = done(&line.text);
+            got.push(line);
+            if stop {
+                return Ok(got);
+            }
+        }
+    }
+
+    /// Closes stdin (end of input counts as `quit`).
+    pub fn close_input(&mut self) {
+        self.stdin = None;
+    }
+
+    /// Waits up to `limit` for the process to exit.
+    pub fn wait_exit(&mut self, limit: Duration) -> Option<ExitStatus> {
+        let deadline = Instant::now() + limit;
+        loop {
+            if let Ok(Some(status)) = self.child.try_wait() {
+                return Some(status);
+            }
+            if Instant::now() >= deadline {
+                return None;
+            }
+            std::thread::sleep(Duration::from_millis(5));
+        }
+    }
+
+    /// The last lines sent (`>`) and read (`<`).
+    pub fn dump(&self) -> String {
+        self.recent.join("\n")
+    }
+}
+
+impl Drop for Proc {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// The word after `key` in a whitespace-separated line (`nodes 123`).
+pub fn field<'a>(line: &'a str, key: &str) -> Option<&'a str> {
+    let mut words = line.split_whitespace();
+    while let Some(w) = words.next() {
+        if w == key {
+            return words.next();
+        }
+    }
+    None
+}
+
+/// The value of `key=value` in a Hub line.
+pub fn hub_field<'a>(line: &'a str, key: &str) -> Option<&'a str> {
+    line.split_whitespace().find_map(|w| w.strip_prefix(key)?.strip_prefix('='))
+}
