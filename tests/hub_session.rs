@@ -12,8 +12,8 @@ use crown::draughts::fen::{parse_hub, write_hub};
 use crown::draughts::notation::{hub_text, parse_move_text};
 use crown::draughts::position::{MoveList, Position};
 use crown::draughts::rules::{
-    AntidraughtsRules, BrazilianRules, EnglishRules, InternationalRules, ItalianRules, Rules,
-    RussianRules, TurkishRules,
+    AntidraughtsRules, BrazilianRules, BreakthroughRules, EnglishRules, FrisianRules, FryskRules,
+    InternationalRules, ItalianRules, KillerRules, Rules, RussianRules, TurkishRules,
 };
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
@@ -190,10 +190,14 @@ fn every_parameter_good_and_bad() {
         "antidraughts",
         "losing",
         "NORMAL",
+        "killer",
+        "bt",
+        "frisian",
+        "frysk",
     ] {
         assert!(!hub.errs(&format!("set-param name=variant value={v}")), "{v}");
     }
-    for bad in ["chess", "frisian", "", "\"\"", "ünïcode"] {
+    for bad in ["chess", "frisia", "", "\"\"", "ünïcode"] {
         assert!(hub.errs(&format!("set-param name=variant value={bad}")), "{bad}");
     }
     for good in ["tt-size value=1", "tt-size value=32", "threads value=2", "threads value=1"] {
@@ -258,6 +262,11 @@ fn every_variant_plays_legal_moves() {
     play_variant::<AntidraughtsRules>(&mut hub, "losing", 51);
     play_variant::<AntidraughtsRules>(&mut hub, "antidraughts", 51);
     play_variant::<InternationalRules>(&mut hub, "standard", 51);
+    play_variant::<KillerRules>(&mut hub, "killer", 51);
+    play_variant::<BreakthroughRules>(&mut hub, "bt", 51);
+    play_variant::<BreakthroughRules>(&mut hub, "breakthrough", 51);
+    play_variant::<FrisianRules>(&mut hub, "frisian", 51);
+    play_variant::<FryskRules>(&mut hub, "frysk", 51);
     hub.quit();
 }
 

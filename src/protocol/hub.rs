@@ -48,8 +48,10 @@ pub const DEFAULT_MOVE_TIME: Duration = Duration::from_secs(1);
 
 /// The names the `variant` parameter accepts, as it lists them: Scan's
 /// `normal` (and the aliases `standard`, `international`) for international
-/// draughts, pydraughts' and lidraughts' names, and `losing` for
-/// antidraughts.
+/// draughts, pydraughts' and lidraughts' names, `losing` for antidraughts,
+/// Scan's `killer`, `bt` (and `breakthrough`) and `frisian`, and `frysk`
+/// (lidraughts sends frysk! as `frisian` with its start in `pos=`, which
+/// plays the same: the rules are Frisian's).
 pub const VARIANT_VALUES: &[&str] = &[
     "normal",
     "standard",
@@ -61,6 +63,11 @@ pub const VARIANT_VALUES: &[&str] = &[
     "turkish",
     "antidraughts",
     "losing",
+    "killer",
+    "bt",
+    "breakthrough",
+    "frisian",
+    "frysk",
 ];
 
 /// The Hub name of a draughts variant (`normal` for international).

@@ -65,6 +65,10 @@ pub fn hub_variant_name(variant: Variant) -> Option<&'static str> {
     match variant {
         Variant::International => Some("normal"),
         Variant::Antidraughts => Some("losing"),
+        Variant::Killer => Some("killer"),
+        Variant::Breakthrough => Some("bt"),
+        // Scan plays frysk! as frisian from the position it is given.
+        Variant::Frisian | Variant::Frysk => Some("frisian"),
         _ => None,
     }
 }
@@ -249,7 +253,12 @@ pub fn value_of(args: &str, key: &str) -> Option<String> {
 /// Number of playable squares of a draughts variant's board.
 pub fn square_count(variant: Variant) -> usize {
     match variant {
-        Variant::International | Variant::Antidraughts => 50,
+        Variant::International
+        | Variant::Antidraughts
+        | Variant::Killer
+        | Variant::Breakthrough
+        | Variant::Frisian
+        | Variant::Frysk => 50,
         Variant::Turkish => 64,
         _ => 32,
     }
