@@ -12,6 +12,7 @@
 
 pub mod fen;
 pub mod geometry;
+pub mod layout;
 pub mod movegen;
 pub mod notation;
 pub mod position;

@@ -57,6 +57,24 @@ pub enum Numbering {
     Orthogonal,
 }
 
+/// How lidraughts and pydraughts number the squares in Hub traffic, against
+/// the variant's own numbering ([`Numbering`]). pydraughts 0.5.7 (which
+/// lidraughts-bot pins) uses this layout for the Hub position, the moves and
+/// the answer; pydraughts 0.6 for the position only.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum HubLayout {
+    /// The same as the variant's numbering.
+    Same,
+    /// 1 is the top-left playable square, counting row by row, white at the
+    /// bottom moving towards 1 (lidraughts' Russian and Brazilian numbers;
+    /// pydraughts' Turkish 1 = a8).
+    TopLeft,
+    /// The variant's numbering turned by 180 degrees with the colours
+    /// swapped: English, whose first player (black, 1-12 in PDN) pydraughts
+    /// calls white and puts at the bottom.
+    Turned,
+}
+
 /// The draw rule that counts moves in a sparse endgame.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum EndgameRule {
@@ -108,6 +126,8 @@ pub trait Rules: Copy + Clone + Default + Send + Sync + std::fmt::Debug + 'stati
     const NUMBERING: Numbering = Numbering::TopLeft;
     /// FEN and move text use algebraic square names (lidraughts, pydraughts).
     const ALGEBRAIC: bool = false;
+    /// The square layout of lidraughts' and pydraughts' Hub traffic.
+    const HUB_LAYOUT: HubLayout = HubLayout::Same;
     /// Men and kings also capture along rows and files (Frisian): a man
     /// jumps an orthogonally adjacent piece (two cells away), a king any
     /// distance along the line.
@@ -243,6 +263,8 @@ pub struct BrazilianRules;
 
 impl Rules for BrazilianRules {
     type Board = Eight;
+    /// lidraughts numbers 1 = b8 .. 32 = g1 (pydraughts' internal layout).
+    const HUB_LAYOUT: HubLayout = HubLayout::TopLeft;
     const VARIANT: Variant = Variant::Brazilian;
     /// lidraughts/pydraughts: algebraic names, a1 at white's left.
     const NUMBERING: Numbering = Numbering::BottomLeft;
@@ -258,6 +280,8 @@ pub struct RussianRules;
 
 impl Rules for RussianRules {
     type Board = Eight;
+    /// lidraughts numbers 1 = b8 .. 32 = g1 (pydraughts' internal layout).
+    const HUB_LAYOUT: HubLayout = HubLayout::TopLeft;
     const VARIANT: Variant = Variant::Russian;
     /// FSR art. 4.6: free choice among captures.
     const PRECEDENCE: Precedence = Precedence::Free;
@@ -281,6 +305,8 @@ pub struct EnglishRules;
 
 impl Rules for EnglishRules {
     type Board = Eight;
+    /// pydraughts: the first player at the bottom as "white".
+    const HUB_LAYOUT: HubLayout = HubLayout::Turned;
     const VARIANT: Variant = Variant::English;
     /// ACF rule 1.17: men jump forward only.
     const MEN_CAPTURE_BACKWARDS: bool = false;
@@ -326,6 +352,8 @@ pub struct TurkishRules;
 
 impl Rules for TurkishRules {
     type Board = Orthogonal;
+    /// pydraughts' internal numbers: 1 = a8 .. 64 = h1.
+    const HUB_LAYOUT: HubLayout = HubLayout::TopLeft;
     const VARIANT: Variant = Variant::Turkish;
     /// Men capture forward and sideways, never back.
     const MEN_CAPTURE_BACKWARDS: bool = false;

@@ -87,6 +87,7 @@ impl HubClient {
         let start_fault = |e: ReadError| Fault::Start(format!("Hub handshake failed ({e:?})"));
         client.process.send("hub").map_err(start_fault)?;
         let mut has_variant = false;
+        let mut has_numbering = false;
         loop {
             let line = client.process.wait_for(deadline, |_| true).map_err(start_fault)?;
             let (command, args) = split_command(&line);
@@ -96,6 +97,14 @@ impl HubClient {
             if command == "param" && value_of(args, "name").as_deref() == Some("variant") {
                 has_variant = true;
             }
+            if command == "param" && value_of(args, "name").as_deref() == Some("numbering") {
+                has_numbering = true;
+            }
+        }
+        // The runner writes positions and moves in the variant's own
+        // numbering; an engine that offers Crown's `numbering` is told so.
+        if has_numbering {
+            client.process.send("set-param name=numbering value=variant").map_err(start_fault)?;
         }
         let user_variant = config.options.iter().any(|(n, _)| n == "variant");
         if has_variant && !user_variant && variant != Variant::International {
