@@ -172,3 +172,21 @@ fn frisian_draw_counts() {
     let frysk = Frysk::start(Variant::Frysk);
     assert_eq!(frysk.to_fen(), "W:W46,47,48,49,50:B1,2,3,4,5");
 }
+
+#[test]
+fn frisian_tail_keeps_the_king_count() {
+    // A runner sends the position after the last irreversible move and the
+    // moves since. While a king-limit count runs that position would lose
+    // it, so Frisian counts the plies on: a man move with a count running
+    // does not start a new tail (international: it does).
+    let mut pos = Frisian::from_fen("W:WK50,36:B5,K1", Variant::Frisian).expect("fen");
+    for text in ["50-44", "5-10"] {
+        let mv = pos.parse_move(text).expect(text);
+        pos.play(mv);
+    }
+    assert_eq!(pos.king_moves_in_a_row(crown::game::Side::White), 1);
+    assert_eq!(pos.reversible_plies(), 2);
+    let mv = pos.parse_move("36-31").expect("man move");
+    pos.play(mv);
+    assert_eq!(pos.reversible_plies(), 0, "both counts clear: a fresh start");
+}

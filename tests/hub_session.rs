@@ -495,9 +495,9 @@ fn lidraughts_layout_and_both_pydraughts_generations() {
             let mut chars = vec!['e'; start.len()];
             let text: Vec<char> = start.chars().collect();
             chars[0] = 'W';
-            for n in 1..start.len() {
+            for (n, slot) in chars.iter_mut().enumerate().skip(1) {
                 let v: usize = layout.move_to_variant(&n.to_string()).parse().unwrap();
-                chars[n] = text[v];
+                *slot = text[v];
             }
             chars.into_iter().collect::<String>()
         };

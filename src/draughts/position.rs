@@ -167,7 +167,8 @@ pub struct Position<R: Rules> {
     pub(crate) kings: Bitboard,
     pub(crate) side: Side,
     key: u64,
-    /// Plies since the last capture or man move.
+    /// Plies since the last capture or man move (Frisian: since the last
+    /// one after which neither side's king-limit count runs).
     reversible: u16,
     /// Plies spent in the current endgame class (FMJD 16- and 5-move rules).
     endgame_plies: u16,
@@ -389,8 +390,15 @@ impl<R: Rules> Position<R> {
         }
         self.key = key;
         self.side = self.side.flip();
-        self.reversible =
-            if mv.captured != 0 || !is_king { 0 } else { self.reversible.saturating_add(1) };
+        // Frisian: while a king-limit count runs, the position is not a
+        // fresh start (a FEN or Hub string cannot carry the count), so the
+        // count of reversible plies goes on until both counts are clear.
+        let fresh = R::KING_MOVE_LIMIT == 0 || self.wolf == [0, 0];
+        self.reversible = if (mv.captured != 0 || !is_king) && fresh {
+            0
+        } else {
+            self.reversible.saturating_add(1)
+        };
         if R::ENDGAME != EndgameRule::None {
             let class = if mv.captured != 0 || mv.promotes {
                 self.compute_endgame_class()
