@@ -1,43 +1,58 @@
 #!/usr/bin/env python3
-"""Hub conformance: pydraughts' HubEngine drives `crown hub`.
+"""Hub conformance: pydraughts' own `HubEngine.play()` drives `crown hub`.
 
-Every move crown returns must be legal in pydraughts' own rules
-(`draughts.Board(variant=...).legal_moves()`, compared by exact Hub text).
-Prints one line per failure, then `N passed, N failed`; exits non-zero on
-any failure.
+`play()` is what lidraughts-bot calls: it sends `pos pos=<initial position>
+moves="<the whole game>"` in the numbering of the installed pydraughts and
+reads the answer the same way. This script plays whole games through it in
+every variant pydraughts has, with either pydraughts generation:
+
+* 0.5.7 (pinned by lidraughts-bot): the position, the moves and the answer
+  in pydraughts' internal layout. Crown needs no setting.
+* 0.6.x: the position in that layout, the moves and the answer in the
+  variant's own numbering. Crown tells the two apart by the moves; only
+  when it moves first from an empty move list can it not, so this run sets
+  `numbering=auto-variant` (README, Hub section).
+
+Per variant: one game with Crown on both sides (to the end or --plies),
+one with Crown as white and one as black against a random mover (so Crown
+moves first from the initial position, and answers a move). Frysk! is
+played as lidraughts sends it (`variant=frisian`, the frysk! start in
+`pos=`). Every move Crown returns must be legal in pydraughts' own rules;
+an `error` line from Crown is a failure. The games must between them reach
+captures and kings. Prints one line per failure, then `N passed, N failed`;
+exits non-zero on any failure.
 
 Usage: scripts/conformance_hub.py [--engine PATH] [--plies N] [--verbose]
-(default engine: target/ci/crown, else target/release/crown; run it with the
-project venv's python, where `pip install pydraughts` put `draughts`).
-
-Two paths, because pydraughts' own `HubEngine.play()` is coherent only where
-its internal square numbers are the variant's numbers:
-* `play()`: international (standard), antidraughts and italian. pydraughts
-  sends `pos pos=<initial Hub position> moves="<the whole game>"` exactly as
-  a lidraughts bot does.
-* `go()` with a Hub position in the variant's numbers (the numbers pydraughts
-  prints moves in, and crown's): every variant, including russian,
-  brazilian, english and turkish. For those four `play()` sends the initial
-  position in pydraughts' internal (rotated, for english also
-  colour-swapped) numbering but the moves in the variant's numbering, which
-  no engine can read consistently.
+(run with the python of a venv holding pydraughts: `.venv` for the current
+release, `.venv-pydraughts057` for 0.5.7; `scripts/conformance` runs both.)
 """
 
 import argparse
+import logging
 import os
+import random
 import sys
-import threading
-import time
 
 import draughts
-from draughts.convert import _algebraic_to_numeric_square, _get_squares
 from draughts.engine import HubEngine, Limit
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+NEW_API = hasattr(draughts, "Board")  # pydraughts 0.6 and later
+VERSION = getattr(draughts, "__version__", "0.6+" if NEW_API else "0.5")
 
 passed = 0
 failed = 0
 VERBOSE = False
+ERRORS = []
+
+
+class ErrorLines(logging.Handler):
+    """pydraughts logs every unexpected engine line (Crown's `error`)."""
+
+    def emit(self, record):
+        text = record.getMessage()
+        if "error" in text:
+            ERRORS.append(text)
 
 
 def ok(cond, what):
@@ -50,104 +65,117 @@ def ok(cond, what):
     return cond
 
 
-def variant_hub_fen(board):
-    """A Hub position in the variant's own square numbers, from board.fen."""
-    total, _, per_letter, every_other = _get_squares(board.variant)
-    fen = board.fen.split(":")
-    squares = ["e"] * total
-    for field in fen[1:]:
-        if not field or field[0] not in "WB":
-            continue
-        colour = field[0].lower()
-        for item in filter(None, field[1:].split(",")):
-            king = item.startswith("K")
-            item = item[1:] if king else item
-            n = _algebraic_to_numeric_square(item, per_letter, every_other)
-            squares[n - 1] = colour.upper() if king else colour
-    side = "W" if board.turn == draughts.WHITE else "B"
-    return side + "".join(squares)
+class Game:
+    """The two pydraughts APIs behind one interface."""
+
+    def __init__(self, variant):
+        self.board = draughts.Board(variant=variant) if NEW_API else draughts.Game(variant=variant)
+
+    def legal(self):
+        """Legal moves as board moves (comparable lists)."""
+        if NEW_API:
+            return [m.board_move for m in self.board.legal_moves()]
+        return self.board.legal_moves()[0]
+
+    def push_board_move(self, board_move):
+        if NEW_API:
+            self.board.push(draughts.Move(self.board, board_move=board_move))
+        else:
+            self.board.push(board_move)
+
+    def over(self):
+        return self.board.is_over() or not self.legal()
+
+    def plies(self):
+        return len(self.board.move_stack)
+
+    def fen(self):
+        return self.board.fen if NEW_API else self.board.get_li_fen()
 
 
-def legal_hub_moves(board):
-    return {m.hub_move: m for m in board.legal_moves()}
+def pieces(fen):
+    """(pieces, kings) of a PDN FEN as pydraughts writes it."""
+    items = [item for field in fen.split(":")[1:] if field[:1] in ("W", "B")
+             for item in field[1:].split(",") if item]
+    return len(items), sum(item.startswith("K") for item in items)
 
 
-def check_move(board, text, what):
-    legal = legal_hub_moves(board)
-    return ok(text in legal, f"{what}: {text!r} not among {sorted(legal)} in {board.fen}")
-
-
-def start_engine(path, variant_name):
+def start_engine(path, hub_variant):
     engine = HubEngine([path, "hub"])
     ok(engine.id.get("name") == "Crown", f"id name: {engine.id}")
-    for name in ("variant", "threads", "tt-size", "ponder"):
+    for name in ("variant", "threads", "tt-size", "ponder", "numbering"):
         ok(name in engine.options, f"param {name} missing: {engine.options}")
-    ok(variant_name in engine.variants, f"variant {variant_name} not in {engine.variants}")
-    engine.setoption("variant", variant_name)
-    engine.setoption("tt-size", 16)
+    ok(hub_variant in engine.variants, f"variant {hub_variant} not in {engine.variants}")
+    engine.setoption("variant", hub_variant)
+    if NEW_API:
+        # pydraughts 0.6 wants answers in the variant's numbering even when
+        # there is no move to tell it by.
+        engine.setoption("numbering", "auto-variant")
     engine.init()
-    engine.ping()
     return engine
 
 
-def play_game(engine, variant, fen, plies, limit, via_play):
-    """Crown plays both sides for `plies` plies; each move is checked."""
-    board = draughts.Board(variant=variant, fen=fen)
-    initial = variant_hub_fen(board)
-    what = f"{variant} {'play' if via_play else 'go'} from {fen[:40]}"
+def play_game(engine, variant, crown_sides, plies, limit, rng, stats):
+    """One game; Crown plays `crown_sides` (set of 0 = first mover, 1)."""
+    game = Game(variant)
+    what = f"pydraughts {VERSION} {variant} crown={sorted(crown_sides)}"
     for ply in range(plies):
-        if board.is_over() or not board.legal_moves():
+        if game.over():
+            stats["ended"] += 1
             break
-        if via_play:
-            result = engine.play(board, limit, ponder=False)
-            text = result.move.hub_move if result.move else None
-            ok(text is not None, f"{what} ply {ply}: no move")
-            if text is None:
+        legal = game.legal()
+        if ply % 2 in crown_sides:
+            errors_before = len(ERRORS)
+            try:
+                result = engine.play(game.board, limit, ponder=False)
+            except Exception as e:  # an unreadable answer is a failure
+                ok(False, f"{what} ply {ply}: play() raised {type(e).__name__}: {e}")
                 return
-            if not check_move(board, text, f"{what} ply {ply}"):
+            board_move = result.move.board_move if result.move else None
+            if not ok(board_move in legal, f"{what} ply {ply}: {result.move and result.move.hub_move!r} "
+                      f"not legal in {game.fen()}"):
                 return
-            board.push(result.move)
+            ok(len(ERRORS) == errors_before, f"{what} ply {ply}: error line {ERRORS[errors_before:]}")
+            stats["crown moves"] += 1
+            if ply == 0:
+                stats["first moves"] += 1
         else:
-            moves = " ".join(m.hub_move for m in board.move_stack)
-            best, _ = engine.go(initial, moves=moves or None, depth=limit.depth,
-                                movetime=limit.movetime, my_time=limit.time, inc=limit.inc)
-            if not check_move(board, best, f"{what} ply {ply}"):
-                return
-            board.push(legal_hub_moves(board)[best])
+            board_move = rng.choice(legal)
+        before, _ = pieces(game.fen())
+        game.push_board_move(board_move)
+        after, kings = pieces(game.fen())
+        stats["captures"] += int(after < before)
+        stats["kings"] = max(stats["kings"], kings)
     if VERBOSE:
-        print(f"ok: {what}: {len(board.move_stack)} plies", flush=True)
-    ok(len(board.move_stack) > 0 or board.is_over(), f"{what}: no move played")
+        print(f"ok: {what}: {game.plies()} plies, over={game.over()}", flush=True)
+    ok(game.plies() > 0, f"{what}: no move played")
 
 
-def ponder_check(engine, variant):
-    """go ponder, then ponder-hit from another thread: a legal move comes back."""
-    board = draughts.Board(variant=variant)
-    fen = variant_hub_fen(board)
-    hit = threading.Thread(target=lambda: (time.sleep(0.3), engine.ponderhit()))
-    hit.start()
-    best, _ = engine.go(fen, movetime=0.2, ponder=True)
-    hit.join()
-    check_move(board, best, f"{variant} ponder-hit")
-
-
-# Positions with captures, kings and multi-captures (PDN FEN, variant numbers).
-INTERNATIONAL_FENS = [
-    "startpos",
-    "W:W27,28,32,37,38:B12,17,18,22,23",
-    "B:W21,26,27,28,33,38,K45:B3,8,13,18,19,24,K6",
-    "W:WK46,33,34:B9,19,20,28,29,K5",
-    "W:W16,26,27,31,36,37:B5,6,11,17,21,22",
+# (pydraughts variant, Hub variant name) for every variant pydraughts plays.
+PLANS = [
+    ("standard", "normal"),
+    ("frisian", "frisian"),
+    ("frysk", "frisian"),  # lidraughts sends frysk! as frisian with its own start
+    ("antidraughts", "antidraughts"),
+    ("breakthrough", "bt"),
+    ("russian", "russian"),
+    ("brazilian", "brazilian"),
+    ("english", "english"),
+    ("italian", "italian"),
+    ("turkish", "turkish"),
 ]
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--engine", default=None)
-    parser.add_argument("--plies", type=int, default=40)
+    parser.add_argument("--plies", type=int, default=160)
+    parser.add_argument("--nodes", type=int, default=3000)
     parser.add_argument("--verbose", action="store_true")
     args = parser.parse_args()
     global VERBOSE
     VERBOSE = args.verbose
+    logging.getLogger().addHandler(ErrorLines())
     path = args.engine
     if path is None:
         for profile in ("ci", "release", "debug"):
@@ -158,28 +186,15 @@ def main():
     if path is None or not os.path.exists(path):
         print("crown binary not found; build it first (cargo build --profile ci)")
         return 2
-
-    depth = Limit(depth=4)
-    plans = [
-        # (Hub variant name, pydraughts variant, fens, limit, play() path too)
-        ("normal", "standard", INTERNATIONAL_FENS, depth, True),
-        ("antidraughts", "antidraughts", ["startpos"], depth, True),
-        ("italian", "italian", ["startpos"], Limit(movetime=0.05), True),
-        ("russian", "russian", ["startpos"], depth, False),
-        ("brazilian", "brazilian", ["startpos"], Limit(time=5, inc=0.1), False),
-        ("english", "english", ["startpos"], depth, False),
-        ("turkish", "turkish", ["startpos"], depth, False),
-    ]
-    for hub_name, variant, fens, limit, via_play in plans:
+    limit = Limit(nodes=args.nodes)
+    rng = random.Random(7)
+    for variant, hub_variant in PLANS:
+        stats = {"crown moves": 0, "first moves": 0, "captures": 0, "kings": 0, "ended": 0}
         engine = None
         try:
-            engine = start_engine(path, hub_name)
-            for fen in fens:
-                if via_play:
-                    play_game(engine, variant, fen, args.plies, limit, True)
-                play_game(engine, variant, fen, args.plies, limit, False)
-            if variant == "standard":
-                ponder_check(engine, variant)
+            engine = start_engine(path, hub_variant)
+            for sides in ({0, 1}, {0}, {1}):
+                play_game(engine, variant, sides, args.plies, limit, rng, stats)
             engine.quit()
             engine.p.wait(timeout=30)
             engine.p.stdin.close()
@@ -189,6 +204,9 @@ def main():
             ok(False, f"{variant}: {type(e).__name__}: {e}")
             if engine is not None:
                 engine.kill_process()
+        ok(stats["first moves"] >= 2, f"{variant}: Crown never moved first: {stats}")
+        ok(stats["captures"] > 0, f"{variant}: no capture in any game: {stats}")
+        print(f"pydraughts {VERSION} {variant:12} (hub {hub_variant}): {stats}", flush=True)
     print(f"{passed} passed, {failed} failed")
     return 1 if failed else 0
 

@@ -326,11 +326,20 @@ pub enum Variant {
     Turkish,
     /// Antidraughts (losing draughts) on 10x10 with international move rules.
     Antidraughts,
+    /// Killer draughts: international rules, a king that takes a king last
+    /// stops right behind it.
+    Killer,
+    /// Breakthrough: international rules, the first king wins.
+    Breakthrough,
+    /// Frisian draughts: orthogonal captures, capture by value, king limit.
+    Frisian,
+    /// Frysk!: Frisian rules from five men each.
+    Frysk,
 }
 
 impl Variant {
     /// All variants, in the order Crown lists them.
-    pub const ALL: [Variant; 9] = [
+    pub const ALL: [Variant; 13] = [
         Variant::Chess,
         Variant::Chess960,
         Variant::International,
@@ -340,6 +349,10 @@ impl Variant {
         Variant::Italian,
         Variant::Turkish,
         Variant::Antidraughts,
+        Variant::Killer,
+        Variant::Breakthrough,
+        Variant::Frisian,
+        Variant::Frysk,
     ];
 
     /// The canonical lowercase name (used on the command line and in Hub).
@@ -354,6 +367,10 @@ impl Variant {
             Variant::Italian => "italian",
             Variant::Turkish => "turkish",
             Variant::Antidraughts => "antidraughts",
+            Variant::Killer => "killer",
+            Variant::Breakthrough => "breakthrough",
+            Variant::Frisian => "frisian",
+            Variant::Frysk => "frysk",
         }
     }
 
@@ -364,7 +381,8 @@ impl Variant {
 
     /// Parses a variant name, case-insensitively, including the names other
     /// programs use: `normal` and `standard` (Scan, Hub, pydraughts) for
-    /// international, `losing` for antidraughts, `fischerandom` for 960.
+    /// international, `losing` for antidraughts, `bt` (Scan) for
+    /// breakthrough, `frysk!` (lidraughts) for frysk, `fischerandom` for 960.
     pub fn parse(text: &str) -> Option<Variant> {
         let lower = text.trim().to_ascii_lowercase();
         Some(match lower.as_str() {
@@ -379,6 +397,10 @@ impl Variant {
             "italian" => Variant::Italian,
             "turkish" => Variant::Turkish,
             "antidraughts" | "losing" | "giveaway" | "antidraughts10x10" => Variant::Antidraughts,
+            "killer" => Variant::Killer,
+            "breakthrough" | "bt" => Variant::Breakthrough,
+            "frisian" => Variant::Frisian,
+            "frysk" | "frysk!" => Variant::Frysk,
             _ => return None,
         })
     }
@@ -435,6 +457,22 @@ macro_rules! for_variant {
                 type $R = __rules::AntidraughtsRules;
                 $draughts
             }
+            $crate::game::Variant::Killer => {
+                type $R = __rules::KillerRules;
+                $draughts
+            }
+            $crate::game::Variant::Breakthrough => {
+                type $R = __rules::BreakthroughRules;
+                $draughts
+            }
+            $crate::game::Variant::Frisian => {
+                type $R = __rules::FrisianRules;
+                $draughts
+            }
+            $crate::game::Variant::Frysk => {
+                type $R = __rules::FryskRules;
+                $draughts
+            }
         }
     }};
     ($variant:expr, $G:ident => $body:expr) => {
@@ -484,7 +522,10 @@ mod tests {
         }
         assert_eq!(Variant::parse("normal"), Some(Variant::International));
         assert_eq!(Variant::parse("losing"), Some(Variant::Antidraughts));
-        assert_eq!(Variant::parse("frisian"), None);
+        assert_eq!(Variant::parse("frisian"), Some(Variant::Frisian));
+        assert_eq!(Variant::parse("bt"), Some(Variant::Breakthrough));
+        assert_eq!(Variant::parse("Frysk!"), Some(Variant::Frysk));
+        assert_eq!(Variant::parse("frisia"), None);
         assert_eq!(Variant::parse(""), None);
     }
 

@@ -60,7 +60,7 @@ enum Command {
     /// Count the leaves of the legal move tree (exactness and speed test).
     Perft {
         /// chess, chess960, international, brazilian, russian, english,
-        /// italian, turkish, antidraughts
+        /// italian, turkish, antidraughts, killer, breakthrough, frisian, frysk
         #[arg(long, default_value = "chess", value_parser = variant_arg)]
         variant: Variant,
         /// Start from this position (FEN / PDN FEN) instead of the start position.
@@ -90,7 +90,7 @@ enum EgtbAction {
     /// Build win/draw/loss tables by retrograde analysis into DIR/<variant>/.
     Build {
         /// Draughts variant (international, brazilian, russian, english,
-        /// italian, turkish, antidraughts).
+        /// italian, turkish, antidraughts, killer, breakthrough, frisian, frysk).
         #[arg(long, default_value = "international")]
         variant: String,
         /// Largest number of pieces on the board (2..=6).

@@ -24,7 +24,8 @@
 //! only says so.
 
 use crown::draughts::{
-    notation, Antidraughts, Brazilian, English, International, Italian, Russian, Turkish,
+    notation, Antidraughts, Brazilian, Breakthrough, English, Frisian, Frysk, International,
+    Italian, Killer, Russian, Turkish,
 };
 use crown::game::{Game, Variant};
 
@@ -78,6 +79,10 @@ fn crosscheck_file() {
         Variant::Italian => run!(Italian),
         Variant::Turkish => run!(Turkish),
         Variant::Antidraughts => run!(Antidraughts),
+        Variant::Killer => run!(Killer),
+        Variant::Breakthrough => run!(Breakthrough),
+        Variant::Frisian => run!(Frisian),
+        Variant::Frysk => run!(Frysk),
         _ => panic!("not a draughts variant"),
     }
 }

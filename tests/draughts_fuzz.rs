@@ -136,6 +136,16 @@ fn fuzz_antidraughts() {
 }
 
 #[test]
+fn fuzz_frisian() {
+    fuzz::<rules::FrisianRules>(18);
+}
+
+#[test]
+fn fuzz_breakthrough() {
+    fuzz::<rules::BreakthroughRules>(19);
+}
+
+#[test]
 fn fixed_bad_inputs_are_errors() {
     type P = Position<rules::InternationalRules>;
     for text in [

@@ -40,7 +40,13 @@ fn check_position<R: Rules>(pos: &Position<R>, variant: Variant) {
     let fen = pos.to_fen();
     let back = Position::<R>::from_fen(&fen, variant).expect("own FEN reads back");
     assert!(same(&back, pos), "FEN round trip {fen}");
-    assert_eq!(back.key(), pos.key());
+    // FEN holds no move history: the Frisian king-limit counts (part of
+    // the key) start at zero when read back.
+    let history = pos.king_moves_in_a_row(crown::game::Side::White)
+        + pos.king_moves_in_a_row(crown::game::Side::Black);
+    if history == 0 {
+        assert_eq!(back.key(), pos.key());
+    }
     let hub = write_hub(pos);
     assert!(same(&parse_hub::<R>(&hub).expect("own Hub reads back"), pos), "{hub}");
     let dxp = write_dxp(pos);
@@ -143,4 +149,24 @@ fn random_turkish() {
 #[test]
 fn random_antidraughts() {
     random_games::<rules::AntidraughtsRules>(GAMES, 7);
+}
+
+#[test]
+fn random_killer() {
+    random_games::<rules::KillerRules>(GAMES, 8);
+}
+
+#[test]
+fn random_breakthrough() {
+    random_games::<rules::BreakthroughRules>(GAMES, 9);
+}
+
+#[test]
+fn random_frisian() {
+    random_games::<rules::FrisianRules>(GAMES, 10);
+}
+
+#[test]
+fn random_frysk() {
+    random_games::<rules::FryskRules>(GAMES, 11);
 }

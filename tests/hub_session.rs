@@ -12,8 +12,8 @@ use crown::draughts::fen::{parse_hub, write_hub};
 use crown::draughts::notation::{hub_text, parse_move_text};
 use crown::draughts::position::{MoveList, Position};
 use crown::draughts::rules::{
-    AntidraughtsRules, BrazilianRules, EnglishRules, InternationalRules, ItalianRules, Rules,
-    RussianRules, TurkishRules,
+    AntidraughtsRules, BrazilianRules, BreakthroughRules, EnglishRules, FrisianRules, FryskRules,
+    InternationalRules, ItalianRules, KillerRules, Rules, RussianRules, TurkishRules,
 };
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
@@ -190,10 +190,14 @@ fn every_parameter_good_and_bad() {
         "antidraughts",
         "losing",
         "NORMAL",
+        "killer",
+        "bt",
+        "frisian",
+        "frysk",
     ] {
         assert!(!hub.errs(&format!("set-param name=variant value={v}")), "{v}");
     }
-    for bad in ["chess", "frisian", "", "\"\"", "ünïcode"] {
+    for bad in ["chess", "frisia", "", "\"\"", "ünïcode"] {
         assert!(hub.errs(&format!("set-param name=variant value={bad}")), "{bad}");
     }
     for good in ["tt-size value=1", "tt-size value=32", "threads value=2", "threads value=1"] {
@@ -229,6 +233,8 @@ fn every_parameter_good_and_bad() {
 
 fn play_variant<R: Rules>(hub: &mut Hub, name: &str, length: usize) {
     assert!(!hub.errs(&format!("set-param name=variant value={name}")), "{name}");
+    // Positions and moves below are in the variant's own numbering.
+    assert!(!hub.errs("set-param name=numbering value=variant"));
     let start = start_hub::<R>();
     assert_eq!(start.len(), length, "{name}");
     for plies in [0, 3] {
@@ -258,6 +264,11 @@ fn every_variant_plays_legal_moves() {
     play_variant::<AntidraughtsRules>(&mut hub, "losing", 51);
     play_variant::<AntidraughtsRules>(&mut hub, "antidraughts", 51);
     play_variant::<InternationalRules>(&mut hub, "standard", 51);
+    play_variant::<KillerRules>(&mut hub, "killer", 51);
+    play_variant::<BreakthroughRules>(&mut hub, "bt", 51);
+    play_variant::<BreakthroughRules>(&mut hub, "breakthrough", 51);
+    play_variant::<FrisianRules>(&mut hub, "frisian", 51);
+    play_variant::<FryskRules>(&mut hub, "frysk", 51);
     hub.quit();
 }
 
@@ -457,4 +468,72 @@ fn end_of_input_quits_even_mid_search() {
     assert!(status.success());
     // The search still answered before leaving.
     assert!(lines.iter().any(|l| l.starts_with("done move=")));
+}
+
+/// The answer to `pos` + `moves` at depth 2 under the current settings.
+fn answer(hub: &mut Hub, pos: &str, moves: &[String]) -> String {
+    assert!(!hub.errs(&pos_line(pos, moves)), "{pos} {moves:?}");
+    hub.send("level depth=2");
+    hub.send("go think");
+    hub.done().0.expect("a move")
+}
+
+/// The lidraughts layout as pydraughts sends it, by default: both
+/// pydraughts generations send `pos=` in the layout; 0.5.7 the moves and
+/// the answer in it too, 0.6.7 the moves in the variant's numbering (and
+/// gets its answer so). Without moves the answer follows the `numbering`
+/// parameter. Measured traffic: README, "Hub and lidraughts bots".
+#[test]
+fn lidraughts_layout_and_both_pydraughts_generations() {
+    use crown::draughts::layout::Layout;
+    fn check<R: Rules>(hub: &mut Hub, name: &str, layout_moves: &[&str], variant_moves: &[&str]) {
+        let layout = Layout::of::<R>().expect("layout differs");
+        assert!(!hub.errs(&format!("set-param name=variant value={name}")));
+        let start = start_hub::<R>();
+        let lidraughts_start = {
+            // The start as lidraughts numbers it: the inverse permutation.
+            let mut chars = vec!['e'; start.len()];
+            let text: Vec<char> = start.chars().collect();
+            chars[0] = 'W';
+            for (n, slot) in chars.iter_mut().enumerate().skip(1) {
+                let v: usize = layout.move_to_variant(&n.to_string()).parse().unwrap();
+                *slot = text[v];
+            }
+            chars.into_iter().collect::<String>()
+        };
+        let swap = |c: char| match c {
+            'w' => 'b',
+            'b' => 'w',
+            c => c,
+        };
+        let lidraughts_start: String = if name == "english" {
+            lidraughts_start.chars().map(swap).collect()
+        } else {
+            lidraughts_start
+        };
+        let to_variant =
+            |ms: &[&str]| ms.iter().map(|m| layout.move_to_variant(m)).collect::<Vec<_>>();
+        let owned = |ms: &[&str]| ms.iter().map(|m| m.to_string()).collect::<Vec<_>>();
+        for numbering in ["auto", "auto-variant"] {
+            assert!(!hub.errs(&format!("set-param name=numbering value={numbering}")));
+            // 0.5.7: moves and answer in the layout.
+            let mv = answer(hub, &lidraughts_start, &owned(layout_moves));
+            check_move::<R>(&start, &to_variant(layout_moves), &layout.move_to_variant(&mv));
+            // 0.6.7: moves and answer in the variant's numbering.
+            let mv = answer(hub, &lidraughts_start, &owned(variant_moves));
+            check_move::<R>(&start, &owned(variant_moves), &mv);
+            // No move: the parameter decides.
+            let mv = answer(hub, &lidraughts_start, &[]);
+            let mv = if numbering == "auto" { layout.move_to_variant(&mv) } else { mv };
+            check_move::<R>(&start, &[], &mv);
+        }
+        assert!(!hub.errs("set-param name=numbering value=auto"));
+    }
+    let mut hub = Hub::start();
+    check::<RussianRules>(&mut hub, "russian", &["21-17", "9-13"], &["9-13", "21-17"]);
+    check::<BrazilianRules>(&mut hub, "brazilian", &["21-17", "9-13"], &["9-13", "21-17"]);
+    check::<EnglishRules>(&mut hub, "english", &["21-17", "9-13"], &["12-16", "24-20"]);
+    check::<TurkishRules>(&mut hub, "turkish", &["41-33", "17-25"], &["17-25", "41-33"]);
+    assert!(hub.errs("set-param name=numbering value=sideways"));
+    hub.quit();
 }

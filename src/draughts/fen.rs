@@ -38,6 +38,8 @@ pub enum PositionError {
     Char,
     /// A man stands on the row where it would have been crowned.
     ManOnCrownRow,
+    /// Breakthrough: the side to move owns a king, so it has already won.
+    KingToMove,
 }
 
 impl fmt::Display for PositionError {
@@ -51,6 +53,9 @@ impl fmt::Display for PositionError {
             PositionError::Length => "wrong position string length",
             PositionError::Char => "bad square character",
             PositionError::ManOnCrownRow => "a man stands on its crown row",
+            PositionError::KingToMove => {
+                "the side to move owns a king (breakthrough: it has already won)"
+            }
         })
     }
 }
@@ -69,6 +74,10 @@ fn build<R: Rules>(
         || black & men & <R::Board as Geometry>::BLACK_CROWN != 0
     {
         return Err(PositionError::ManOnCrownRow);
+    }
+    let own = if side == Side::White { white } else { black };
+    if R::KING_WINS && own & kings != 0 {
+        return Err(PositionError::KingToMove);
     }
     Ok(Position::from_parts(white, black, kings, side))
 }

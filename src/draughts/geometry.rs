@@ -18,7 +18,12 @@
 //!   shifts -8 (up), -1 (left), +1 (right), +8 (down). Left and right steps use
 //!   a file mask instead of ghost squares, as chess bitboards do.
 //!
-//! Directions are numbered 0..4 so that `3 - d` is the opposite of `d`.
+//! Directions 0..4 are the layout's own steps (diagonal on the diagonal
+//! boards, orthogonal on [`Orthogonal`]), numbered so that `3 - d` is the
+//! opposite of `d`. Directions 4..8 are the orthogonal steps of a diagonal
+//! board (Frisian captures): on [`Ten`] one square up (two rows, shift -11),
+//! left (-1), right (+1) and down (+11), opposite `11 - d`; a layout without
+//! them has shift 0 and an empty mask there, so a step vanishes.
 
 /// A set of squares: one bit per playable square of a layout.
 pub type Bitboard = u64;
@@ -26,10 +31,20 @@ pub type Bitboard = u64;
 /// A square as a bit index into a [`Bitboard`] of its layout.
 pub type Square = u8;
 
+/// The number of directions a step may take (diagonal and orthogonal).
+pub const DIRECTIONS: usize = 8;
+
+/// "No direction yet" (the start of a capture).
+pub const NO_DIR: usize = DIRECTIONS;
+
 /// The opposite of direction `d`.
 #[inline(always)]
 pub const fn opposite(d: usize) -> usize {
-    3 - d
+    if d < 4 {
+        3 - d
+    } else {
+        11 - d
+    }
 }
 
 /// One board layout: bit positions, neighbour shifts and start rows.
@@ -41,9 +56,9 @@ pub trait Geometry: 'static {
     /// The playable bits.
     const MASK: Bitboard;
     /// Shift of each direction (negative: towards bit 0, i.e. up).
-    const SHIFT: [i32; 4];
-    /// Bits a step in each direction may land on.
-    const DIR_MASK: [Bitboard; 4];
+    const SHIFT: [i32; DIRECTIONS];
+    /// Bits a step in each direction may land on (empty: no such step).
+    const DIR_MASK: [Bitboard; DIRECTIONS];
     /// Directions a white man moves in (black men: the opposite ones).
     const WHITE_MAN_STEPS: &'static [usize];
     /// Directions a black man moves in.
@@ -74,6 +89,18 @@ const fn row_mask<G: Geometry + ?Sized>(row: usize) -> Bitboard {
     while i < per_row {
         mask |= 1u64 << G::BIT[row * per_row + i];
         i += 1;
+    }
+    mask
+}
+
+/// The squares at position `k` (0..per_row) of every row of layout `G`.
+const fn row_ends<G: Geometry + ?Sized>(k: usize) -> Bitboard {
+    let per_row = G::SQUARES / G::SIDE;
+    let mut mask = 0;
+    let mut row = 0;
+    while row < G::SIDE {
+        mask |= 1u64 << G::BIT[row * per_row + k];
+        row += 1;
     }
     mask
 }
@@ -133,8 +160,18 @@ impl Geometry for Ten {
     const BIT: [Square; 64] = diagonal_bits(50, 10);
     const INDEX: [u8; 64] = inverse(Self::BIT, 50);
     const MASK: Bitboard = mask_of(Self::BIT, 0, 50);
-    const SHIFT: [i32; 4] = [-6, -5, 5, 6];
-    const DIR_MASK: [Bitboard; 4] = [Self::MASK; 4];
+    const SHIFT: [i32; DIRECTIONS] = [-6, -5, 5, 6, -11, -1, 1, 11];
+    const DIR_MASK: [Bitboard; DIRECTIONS] = [
+        Self::MASK,
+        Self::MASK,
+        Self::MASK,
+        Self::MASK,
+        Self::MASK,
+        // A step left or right stays in its row of five squares.
+        Self::MASK & !row_ends::<Self>(4),
+        Self::MASK & !row_ends::<Self>(0),
+        Self::MASK,
+    ];
     const WHITE_MAN_STEPS: &'static [usize] = &[0, 1];
     const BLACK_MAN_STEPS: &'static [usize] = &[2, 3];
     const START_WHITE: Bitboard = mask_of(Self::BIT, 30, 50);
@@ -154,8 +191,9 @@ impl Geometry for Eight {
     const BIT: [Square; 64] = diagonal_bits(32, 8);
     const INDEX: [u8; 64] = inverse(Self::BIT, 32);
     const MASK: Bitboard = mask_of(Self::BIT, 0, 32);
-    const SHIFT: [i32; 4] = [-5, -4, 4, 5];
-    const DIR_MASK: [Bitboard; 4] = [Self::MASK; 4];
+    const SHIFT: [i32; DIRECTIONS] = [-5, -4, 4, 5, 0, 0, 0, 0];
+    const DIR_MASK: [Bitboard; DIRECTIONS] =
+        [Self::MASK, Self::MASK, Self::MASK, Self::MASK, 0, 0, 0, 0];
     const WHITE_MAN_STEPS: &'static [usize] = &[0, 1];
     const BLACK_MAN_STEPS: &'static [usize] = &[2, 3];
     const START_WHITE: Bitboard = mask_of(Self::BIT, 20, 32);
@@ -188,8 +226,8 @@ impl Geometry for Orthogonal {
     const BIT: [Square; 64] = identity();
     const INDEX: [u8; 64] = identity();
     const MASK: Bitboard = !0;
-    const SHIFT: [i32; 4] = [-8, -1, 1, 8];
-    const DIR_MASK: [Bitboard; 4] = [!0, !FILE_H, !FILE_A, !0];
+    const SHIFT: [i32; DIRECTIONS] = [-8, -1, 1, 8, 0, 0, 0, 0];
+    const DIR_MASK: [Bitboard; DIRECTIONS] = [!0, !FILE_H, !FILE_A, !0, 0, 0, 0, 0];
     const WHITE_MAN_STEPS: &'static [usize] = &[0, 1, 2];
     const BLACK_MAN_STEPS: &'static [usize] = &[3, 1, 2];
     // Rows 1 and 2 (ranks 7 and 6) for black, rows 5 and 6 (ranks 3, 2) for white.
@@ -218,6 +256,21 @@ mod tests {
         assert_eq!(step::<Ten>(b(1), 0), 0);
         assert_eq!(Ten::MASK.count_ones(), 50);
         assert_eq!(Ten::WHITE_CROWN, (1..=5).map(b).fold(0, |a, x| a | x));
+        // Orthogonal steps (Frisian): 28 is two rows below 18, beside 27 and 29.
+        assert_eq!(step::<Ten>(b(28), 4), b(18));
+        assert_eq!(step::<Ten>(b(28), 7), b(38));
+        assert_eq!(step::<Ten>(b(28), 5), b(27));
+        assert_eq!(step::<Ten>(b(28), 6), b(29));
+        assert_eq!(step::<Ten>(b(26), 5), 0);
+        assert_eq!(step::<Ten>(b(25), 6), 0);
+        assert_eq!(step::<Ten>(b(30), 6), 0);
+        assert_eq!(step::<Ten>(b(31), 5), 0);
+        assert_eq!(step::<Ten>(b(3), 4), 0);
+        assert_eq!(step::<Ten>(b(48), 7), 0);
+        for d in 0..DIRECTIONS {
+            assert_eq!(opposite(opposite(d)), d);
+        }
+        assert_eq!(step::<Eight>(1, 5), 0);
         assert_eq!(Ten::BLACK_CROWN, (46..=50).map(b).fold(0, |a, x| a | x));
     }
 

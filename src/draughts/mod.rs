@@ -12,6 +12,7 @@
 
 pub mod fen;
 pub mod geometry;
+pub mod layout;
 pub mod movegen;
 pub mod notation;
 pub mod position;
@@ -41,6 +42,14 @@ pub type Italian = Position<rules::ItalianRules>;
 pub type Turkish = Position<rules::TurkishRules>;
 /// Antidraughts (losing draughts) with international move rules.
 pub type Antidraughts = Position<rules::AntidraughtsRules>;
+/// Killer draughts.
+pub type Killer = Position<rules::KillerRules>;
+/// Breakthrough draughts (the first king wins).
+pub type Breakthrough = Position<rules::BreakthroughRules>;
+/// Frisian draughts.
+pub type Frisian = Position<rules::FrisianRules>;
+/// Frysk!: Frisian rules, five men each.
+pub type Frysk = Position<rules::FryskRules>;
 
 impl<R: Rules> Game for Position<R> {
     type Move = Move;

@@ -17,15 +17,28 @@
 //! * Without a capture, quiet moves are counted by popcount over shifted
 //!   bitboards (men) and sliding fills (kings), without building moves.
 
-use super::geometry::{opposite, step, Bitboard, Geometry, Square};
+use super::geometry::{opposite, step, Bitboard, Geometry, Square, NO_DIR};
 use super::position::{Move, MoveList, Position};
 use super::rules::{Precedence, Rules};
 use crate::game::Side;
 
+/// Directions kings capture in: the four diagonals, and in Frisian the
+/// four orthogonal directions too.
+#[inline(always)]
+fn king_capture_dirs<R: Rules>() -> &'static [usize] {
+    if R::ORTHOGONAL_CAPTURES {
+        &[0, 1, 2, 3, 4, 5, 6, 7]
+    } else {
+        &[0, 1, 2, 3]
+    }
+}
+
 /// Directions men of the side capture in.
 #[inline(always)]
 fn man_capture_dirs<R: Rules, const WHITE: bool>() -> &'static [usize] {
-    if R::MEN_CAPTURE_BACKWARDS {
+    if R::ORTHOGONAL_CAPTURES {
+        &[0, 1, 2, 3, 4, 5, 6, 7]
+    } else if R::MEN_CAPTURE_BACKWARDS {
         &[0, 1, 2, 3]
     } else {
         man_steps::<R, WHITE>()
@@ -142,6 +155,10 @@ impl<R: Rules, S: Sink> Captures<'_, R, S> {
         let score = match R::PRECEDENCE {
             Precedence::Free => 0,
             Precedence::MaxCount => count,
+            Precedence::Frisian => {
+                let kings = (caps & self.opp_kings).count_ones();
+                64 * (count - kings) + 126 * kings + u32::from(self.from_king)
+            }
             Precedence::Italian => {
                 (count << 21)
                     | (u32::from(self.from_king) << 20)
@@ -178,7 +195,7 @@ impl<R: Rules, S: Sink> Captures<'_, R, S> {
             found = true;
             let next = self.order(order, caps, n);
             if R::PROMOTE_MID_CAPTURE && land & self.crown != 0 {
-                self.king(land, caps | n, next, d, true, true);
+                self.king(land, caps | n, next, d, true, true, false);
             } else {
                 self.man::<WHITE>(land, caps | n, next);
             }
@@ -193,7 +210,7 @@ impl<R: Rules, S: Sink> Captures<'_, R, S> {
     fn king_can_go_on(&self, sq: Bitboard, caps: Bitboard, last: usize, straight: bool) -> bool {
         let empty = self.empty_now(caps);
         let targets = self.opp & !caps;
-        (0..4).any(|d| {
+        king_capture_dirs::<R>().iter().any(|&d| {
             if (R::REMOVE_AT_ONCE && d == opposite(last)) || (d == last && !straight) {
                 return false;
             }
@@ -210,6 +227,9 @@ impl<R: Rules, S: Sink> Captures<'_, R, S> {
     /// square but the first after a jump: going on in the same direction from
     /// a later square is the same capture as from the first one, so only the
     /// first square tries it (otherwise the routes would repeat each move).
+    /// `behind_king`: the piece just captured was a king (the killer rule
+    /// then ends the capture only on the first square behind it).
+    #[allow(clippy::too_many_arguments)]
     fn king(
         &mut self,
         sq: Bitboard,
@@ -218,12 +238,15 @@ impl<R: Rules, S: Sink> Captures<'_, R, S> {
         last: usize,
         straight: bool,
         promoted: bool,
+        behind_king: bool,
     ) {
         let empty = self.empty_now(caps);
         let targets = self.opp & !caps;
         let mut found = false;
-        for d in 0..4 {
-            if (R::REMOVE_AT_ONCE && last < 4 && d == opposite(last)) || (d == last && !straight) {
+        for &d in king_capture_dirs::<R>() {
+            if (R::REMOVE_AT_ONCE && last < NO_DIR && d == opposite(last))
+                || (d == last && !straight)
+            {
                 continue;
             }
             let mut t = step::<R::Board>(sq, d);
@@ -236,6 +259,7 @@ impl<R: Rules, S: Sink> Captures<'_, R, S> {
                 continue;
             }
             let next = self.order(order, caps, t);
+            let took_king = R::HALT_BEHIND_KING && t & self.opp_kings != 0;
             let mut land = step::<R::Board>(t, d);
             if land & empty == 0 {
                 continue;
@@ -250,7 +274,7 @@ impl<R: Rules, S: Sink> Captures<'_, R, S> {
                 while land & empty != 0 {
                     if self.king_can_go_on(land, caps | t, d, land == first) {
                         goes_on = true;
-                        self.king(land, caps | t, next, d, land == first, promoted);
+                        self.king(land, caps | t, next, d, land == first, promoted, false);
                     }
                     land = step::<R::Board>(land, d);
                 }
@@ -265,14 +289,15 @@ impl<R: Rules, S: Sink> Captures<'_, R, S> {
             }
             let first = land;
             while land & empty != 0 {
-                self.king(land, caps | t, next, d, land == first, promoted);
+                self.king(land, caps | t, next, d, land == first, promoted, took_king);
                 if !R::FLYING_KINGS {
                     break;
                 }
                 land = step::<R::Board>(land, d);
             }
         }
-        if !found && caps != 0 {
+        // Killer: a capture whose last piece is a king ends right behind it.
+        if !found && caps != 0 && !(R::HALT_BEHIND_KING && behind_king && !straight) {
             self.add(sq, caps, order, promoted);
         }
     }
@@ -293,9 +318,25 @@ impl<R: Rules> Position<R> {
         !(self.white | self.black) & <R::Board as Geometry>::MASK
     }
 
+    /// Breakthrough: the game is over (the side that just moved owns a king,
+    /// so the side to move has no move).
+    #[inline(always)]
+    pub fn king_has_won(&self) -> bool {
+        R::KING_WINS
+            && self.kings
+                & match self.side {
+                    Side::White => self.black,
+                    Side::Black => self.white,
+                }
+                != 0
+    }
+
     /// Whether the side to move has a capture.
     #[inline]
     pub fn has_capture(&self) -> bool {
+        if self.king_has_won() {
+            return false;
+        }
         match self.side {
             Side::White => self.has_capture_for::<true>(),
             Side::Black => self.has_capture_for::<false>(),
@@ -326,7 +367,7 @@ impl<R: Rules> Position<R> {
             return false;
         }
         let empty = self.empty();
-        for d in 0..4 {
+        for &d in king_capture_dirs::<R>() {
             let mut reach = kings;
             if R::FLYING_KINGS {
                 let mut r = kings;
@@ -354,6 +395,9 @@ impl<R: Rules> Position<R> {
     /// no capture).
     pub fn generate_captures(&self, list: &mut MoveList) {
         list.clear();
+        if self.king_has_won() {
+            return;
+        }
         match self.side {
             Side::White => self.captures_for::<true, _>(list),
             Side::Black => self.captures_for::<false, _>(list),
@@ -382,7 +426,7 @@ impl<R: Rules> Position<R> {
             gen.empty = empty | sq;
             if self.kings & sq != 0 {
                 gen.from_king = true;
-                gen.king(sq, 0, 0, 4, true, false);
+                gen.king(sq, 0, 0, NO_DIR, true, false, false);
             } else {
                 gen.from_king = false;
                 gen.man::<WHITE>(sq, 0, 0);
@@ -397,6 +441,9 @@ impl<R: Rules> Position<R> {
             self.generate_captures(list);
         } else {
             list.clear();
+            if self.king_has_won() {
+                return;
+            }
             match self.side {
                 Side::White => self.quiet_for::<true>(list),
                 Side::Black => self.quiet_for::<false>(list),
@@ -423,7 +470,7 @@ impl<R: Rules> Position<R> {
                 t &= t - 1;
             }
         }
-        let mut kings = own & self.kings;
+        let mut kings = own & self.kings & !self.blocked_king(self.side);
         while kings != 0 {
             let k = kings & kings.wrapping_neg();
             kings ^= k;
@@ -456,7 +503,7 @@ impl<R: Rules> Position<R> {
         for &d in man_steps::<R, WHITE>() {
             n += (step::<R::Board>(men, d) & empty).count_ones();
         }
-        let kings = own & self.kings;
+        let kings = own & self.kings & !self.blocked_king(self.side);
         if kings != 0 {
             for d in 0..4 {
                 let mut t = kings;
@@ -484,7 +531,10 @@ impl<R: Rules> Position<R> {
     /// err towards `None`.
     #[inline(always)]
     fn count_single_jumps<const WHITE: bool>(&self) -> Option<u64> {
-        if R::PRECEDENCE == Precedence::Italian || R::PROMOTE_MID_CAPTURE || R::REMOVE_AT_ONCE {
+        if matches!(R::PRECEDENCE, Precedence::Italian | Precedence::Frisian)
+            || R::PROMOTE_MID_CAPTURE
+            || R::REMOVE_AT_ONCE
+        {
             return None;
         }
         if self.king_can_capture::<WHITE>() {
@@ -494,7 +544,7 @@ impl<R: Rules> Position<R> {
         let empty = self.empty();
         let men = own & !self.kings;
         let targets = if R::MEN_CAPTURE_KINGS { opp } else { opp & !self.kings };
-        let mut jumpers = [0; 4];
+        let mut jumpers = [0; 8];
         let mut all = 0;
         for &d in man_capture_dirs::<R, WHITE>() {
             let back = opposite(d);
@@ -525,6 +575,9 @@ impl<R: Rules> Position<R> {
     /// The number of legal moves, without building quiet moves.
     #[inline]
     pub fn count_moves(&self) -> u64 {
+        if self.king_has_won() {
+            return 0;
+        }
         if self.has_capture() {
             let single = match self.side {
                 Side::White => self.count_single_jumps::<true>(),

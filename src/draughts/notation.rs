@@ -13,7 +13,7 @@
 //!   landing squares of a route or the Hub form, to then the captured squares
 //!   in any order. Only legal moves are ever returned.
 
-use super::geometry::{opposite, step, Bitboard, Geometry, Square};
+use super::geometry::{opposite, step, Bitboard, Geometry, Square, NO_DIR};
 use super::position::{Move, MoveList, Position};
 use super::rules::{Numbering, Rules};
 use crate::game::Side;
@@ -139,7 +139,7 @@ pub fn routes<R: Rules>(pos: &Position<R>, mv: Move, found: &mut dyn FnMut(&[Squ
         rules: std::marker::PhantomData,
     };
     let mut path = Vec::new();
-    walk.go(from, 0, pos.kings & from != 0, 4, &mut path, found);
+    walk.go(from, 0, pos.kings & from != 0, NO_DIR, &mut path, found);
 }
 
 /// A slow route search for notation (not move generation).
@@ -177,11 +177,12 @@ impl<R: Rules> Walk<R> {
         } else {
             <R::Board as Geometry>::BLACK_MAN_STEPS
         };
-        for d in 0..4 {
+        let directions = if R::ORTHOGONAL_CAPTURES { 8 } else { 4 };
+        for d in 0..directions {
             if !king && !R::MEN_CAPTURE_BACKWARDS && !forward.contains(&d) {
                 continue;
             }
-            if king && R::REMOVE_AT_ONCE && last < 4 && d == opposite(last) {
+            if king && R::REMOVE_AT_ONCE && last < NO_DIR && d == opposite(last) {
                 continue;
             }
             let mut t = step::<R::Board>(sq, d);

@@ -10,7 +10,7 @@
 //! `kings ^= captured & kings`. Two capture routes with the same from, to and
 //! captured set are the same `Move` (the windmill counts once).
 
-use super::geometry::{Bitboard, Geometry, Square};
+use super::geometry::{Bitboard, Square};
 use super::rules::{EndgameRule, Rules};
 use crate::game::Side;
 use std::marker::PhantomData;
@@ -128,6 +128,34 @@ const PIECE_KEYS: [[u64; 64]; 4] = {
     t
 };
 
+impl<R: Rules> Position<R> {
+    /// Frisian king limit after `mv` (already played on the bitboards):
+    /// the mover's count goes on when the same king moves quietly again
+    /// and restarts at 1 for another king; a capture, a man move or having
+    /// no men left clears it. The opponent's state survives while its king
+    /// and men do. Returns the change of the key.
+    fn update_wolves(&mut self, mv: Move, is_king: bool, white: bool) -> u64 {
+        let (atk, def) = if white { (0, 1) } else { (1, 0) };
+        let (own, opp) = if white { (self.white, self.black) } else { (self.black, self.white) };
+        let old = self.wolf;
+        let def_king = 1u64 << (old[def] & 63);
+        if old[def] >> 6 != 0 && (opp & self.kings & def_king == 0 || opp & !self.kings == 0) {
+            self.wolf[def] = 0;
+        }
+        self.wolf[atk] = if is_king && mv.captured == 0 && own & !self.kings != 0 {
+            let same = old[atk] >> 6 != 0 && old[atk] & 63 == mv.from;
+            let count = if same { (old[atk] >> 6) + 1 } else { 1 };
+            (count.min(3) << 6) | mv.to
+        } else {
+            0
+        };
+        wolf_key(0, old[0])
+            ^ wolf_key(1, old[1])
+            ^ wolf_key(0, self.wolf[0])
+            ^ wolf_key(1, self.wolf[1])
+    }
+}
+
 /// Zobrist key of "black to move".
 const BLACK_KEY: u64 = splitmix(0xdead_beef_cafe);
 
@@ -139,19 +167,49 @@ pub struct Position<R: Rules> {
     pub(crate) kings: Bitboard,
     pub(crate) side: Side,
     key: u64,
-    /// Plies since the last capture or man move.
+    /// Plies since the last capture or man move (Frisian: since the last
+    /// one after which neither side's king-limit count runs).
     reversible: u16,
     /// Plies spent in the current endgame class (FMJD 16- and 5-move rules).
     endgame_plies: u16,
-    /// 0: no counting endgame, 1: the 16-move class, 2: the 5-move class.
+    /// 0: no counting endgame, 1: the 16-move class (Frisian: 2 kings v 1),
+    /// 2: the 5-move class (Frisian: 1 king v 1).
     endgame_class: u8,
+    /// Frisian king limit, per side: the number of quiet moves in a row by
+    /// the same king (bits 6-7, 0 when none) and that king's bit (bits 0-5).
+    wolf: [u8; 2],
     rules: PhantomData<R>,
+}
+
+/// Zobrist keys of the Frisian king-limit state: `[side][count][bit]`.
+const WOLF_KEYS: [[[u64; 64]; 4]; 2] = {
+    let mut t = [[[0u64; 64]; 4]; 2];
+    let mut s = 0;
+    while s < 2 {
+        let mut c = 1;
+        while c < 4 {
+            let mut b = 0;
+            while b < 64 {
+                t[s][c][b] = splitmix(((s * 256 + c * 64 + b) as u64) ^ 0x5bd1_e995_0f0f_1234);
+                b += 1;
+            }
+            c += 1;
+        }
+        s += 1;
+    }
+    t
+};
+
+/// The key of one side's king-limit state byte.
+#[inline(always)]
+fn wolf_key(side: usize, state: u8) -> u64 {
+    WOLF_KEYS[side][(state >> 6) as usize][(state & 63) as usize]
 }
 
 impl<R: Rules> Position<R> {
     /// The start position of the variant.
     pub fn start_position() -> Self {
-        Self::from_parts(R::Board::START_WHITE, R::Board::START_BLACK, 0, R::FIRST)
+        Self::from_parts(R::START_WHITE, R::START_BLACK, 0, R::FIRST)
     }
 
     /// A position from its bitboards (kings must be a subset of the pieces;
@@ -171,6 +229,7 @@ impl<R: Rules> Position<R> {
             reversible: 0,
             endgame_plies: 0,
             endgame_class: 0,
+            wolf: [0; 2],
             rules: PhantomData,
         };
         pos.key = pos.compute_key();
@@ -208,9 +267,30 @@ impl<R: Rules> Position<R> {
         u32::from(self.reversible)
     }
 
+    /// Frisian: the king of `side` that may not make another quiet move
+    /// (it has made [`Rules::KING_MOVE_LIMIT`] in a row), as a bitboard.
+    #[inline(always)]
+    pub fn blocked_king(&self, side: Side) -> Bitboard {
+        let state = self.wolf[side.index()];
+        if R::KING_MOVE_LIMIT != 0 && state >> 6 >= R::KING_MOVE_LIMIT {
+            1u64 << (state & 63)
+        } else {
+            0
+        }
+    }
+
+    /// Frisian: quiet moves in a row by the king of `side` that moved last
+    /// (0 when its last move was not a quiet king move).
+    pub fn king_moves_in_a_row(&self, side: Side) -> u32 {
+        u32::from(self.wolf[side.index()] >> 6)
+    }
+
     /// The Zobrist key computed from scratch.
     pub fn compute_key(&self) -> u64 {
         let mut key = if self.side == Side::Black { BLACK_KEY } else { 0 };
+        if R::KING_MOVE_LIMIT != 0 {
+            key ^= wolf_key(0, self.wolf[0]) ^ wolf_key(1, self.wolf[1]);
+        }
         for (kind, set) in [
             self.white & !self.kings,
             self.black & !self.kings,
@@ -233,6 +313,15 @@ impl<R: Rules> Position<R> {
         if R::ENDGAME == EndgameRule::None {
             return 0;
         }
+        if R::ENDGAME == EndgameRule::Frisian {
+            let (w, b) = (self.white.count_ones(), self.black.count_ones());
+            let kings_only = (self.white | self.black) & !self.kings == 0;
+            return match (kings_only, w.min(b), w.max(b)) {
+                (true, 1, 2) => 1,
+                (true, 1, 1) => 2,
+                _ => 0,
+            };
+        }
         let class = |strong: Bitboard, weak: Bitboard| -> u8 {
             let lone_king = weak.count_ones() == 1 && weak & self.kings != 0;
             if !lone_king || strong & self.kings == 0 {
@@ -253,9 +342,10 @@ impl<R: Rules> Position<R> {
         if R::KING_MOVE_DRAW_PLIES != 0 && u32::from(self.reversible) >= R::KING_MOVE_DRAW_PLIES {
             return true;
         }
+        let (long, short) = if R::ENDGAME == EndgameRule::Frisian { (14, 4) } else { (32, 10) };
         match self.endgame_class {
-            1 => self.endgame_plies >= 32,
-            2 => self.endgame_plies >= 10,
+            1 => self.endgame_plies >= long,
+            2 => self.endgame_plies >= short,
             _ => false,
         }
     }
@@ -295,10 +385,20 @@ impl<R: Rules> Position<R> {
         } else if mv.promotes {
             self.kings |= to;
         }
+        if R::KING_MOVE_LIMIT != 0 {
+            key ^= self.update_wolves(mv, is_king, white);
+        }
         self.key = key;
         self.side = self.side.flip();
-        self.reversible =
-            if mv.captured != 0 || !is_king { 0 } else { self.reversible.saturating_add(1) };
+        // Frisian: while a king-limit count runs, the position is not a
+        // fresh start (a FEN or Hub string cannot carry the count), so the
+        // count of reversible plies goes on until both counts are clear.
+        let fresh = R::KING_MOVE_LIMIT == 0 || self.wolf == [0, 0];
+        self.reversible = if (mv.captured != 0 || !is_king) && fresh {
+            0
+        } else {
+            self.reversible.saturating_add(1)
+        };
         if R::ENDGAME != EndgameRule::None {
             let class = if mv.captured != 0 || mv.promotes {
                 self.compute_endgame_class()

@@ -23,7 +23,7 @@
 //! * Turkish: algebraic a1..h8 (all squares); numeric 1..64 as pydraughts
 //!   prints them: 1 = a1, 8 = h1, 64 = h8. White starts on ranks 2-3.
 
-use super::geometry::{Eight, Geometry, Orthogonal, Ten};
+use super::geometry::{Bitboard, Eight, Geometry, Orthogonal, Ten};
 use crate::game::{Side, Variant};
 
 /// Which capture the player must choose among the available ones.
@@ -36,6 +36,11 @@ pub enum Precedence {
     /// Italian: most pieces, then with a king, then most kings, then the
     /// capture that meets a king earliest.
     Italian,
+    /// Frisian: the highest value, a king worth less than two men and more
+    /// than one, n kings more than 2n - 1 men (so two kings beat three men,
+    /// three kings five); at equal value a capture by a king. Scored as
+    /// `64 * men + 126 * kings + 1 if by a king`, as Scan 3.1 and dctl do.
+    Frisian,
 }
 
 /// How PDN numbers map to the board.
@@ -52,6 +57,24 @@ pub enum Numbering {
     Orthogonal,
 }
 
+/// How lidraughts and pydraughts number the squares in Hub traffic, against
+/// the variant's own numbering ([`Numbering`]). pydraughts 0.5.7 (which
+/// lidraughts-bot pins) uses this layout for the Hub position, the moves and
+/// the answer; pydraughts 0.6 for the position only.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum HubLayout {
+    /// The same as the variant's numbering.
+    Same,
+    /// 1 is the top-left playable square, counting row by row, white at the
+    /// bottom moving towards 1 (lidraughts' Russian and Brazilian numbers;
+    /// pydraughts' Turkish 1 = a8).
+    TopLeft,
+    /// The variant's numbering turned by 180 degrees with the colours
+    /// swapped: English, whose first player (black, 1-12 in PDN) pydraughts
+    /// calls white and puts at the bottom.
+    Turned,
+}
+
 /// The draw rule that counts moves in a sparse endgame.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum EndgameRule {
@@ -61,6 +84,11 @@ pub enum EndgameRule {
     /// after 16 moves each; two pieces or fewer (with a king) against a lone
     /// king after 5 moves each.
     Fmjd,
+    /// Frisian: two kings against one king draw after 7 moves each; one
+    /// king against one king after 2 moves each (the rulebook draws at once
+    /// unless one side wins by force; lidraughts and pydraughts give the 2
+    /// moves to find that win, and so does Crown).
+    Frisian,
 }
 
 /// The rules of one draughts variant. Every per-node branch on these
@@ -98,6 +126,25 @@ pub trait Rules: Copy + Clone + Default + Send + Sync + std::fmt::Debug + 'stati
     const NUMBERING: Numbering = Numbering::TopLeft;
     /// FEN and move text use algebraic square names (lidraughts, pydraughts).
     const ALGEBRAIC: bool = false;
+    /// The square layout of lidraughts' and pydraughts' Hub traffic.
+    const HUB_LAYOUT: HubLayout = HubLayout::Same;
+    /// Men and kings also capture along rows and files (Frisian): a man
+    /// jumps an orthogonally adjacent piece (two cells away), a king any
+    /// distance along the line.
+    const ORTHOGONAL_CAPTURES: bool = false;
+    /// Killer: a king whose last captured piece is a king must stop on the
+    /// square right behind that piece.
+    const HALT_BEHIND_KING: bool = false;
+    /// Breakthrough: the first side to crown a king wins (the side to move
+    /// has no move once the opponent owns a king).
+    const KING_WINS: bool = false;
+    /// Frisian: a player who also has men may move the same king at most
+    /// this many times in a row without capturing; 0 for no limit.
+    const KING_MOVE_LIMIT: u8 = 0;
+    /// White's start squares.
+    const START_WHITE: Bitboard = <Self::Board as Geometry>::START_WHITE;
+    /// Black's start squares.
+    const START_BLACK: Bitboard = <Self::Board as Geometry>::START_BLACK;
 }
 
 /// International draughts, FMJD rules: every default.
@@ -107,6 +154,92 @@ pub struct InternationalRules;
 impl Rules for InternationalRules {
     type Board = Ten;
     const VARIANT: Variant = Variant::International;
+}
+
+/// Killer draughts: the international rules (FMJD) with one change, the
+/// killer rule (mindsports.nl, "Killer draughts rules", 2013, as Scan 3.1's
+/// `killer` variant and dctl's `is_halt_behind_king` implement it).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct KillerRules;
+
+impl Rules for KillerRules {
+    type Board = Ten;
+    const VARIANT: Variant = Variant::Killer;
+    /// Killer rule: a king that captures a king as the last piece of its
+    /// capture stops on the square directly behind it. (Kings thus cannot
+    /// escape behind a captured king, so more endings are won: the FMJD
+    /// counting rules and the 25-move rule stay as in international.)
+    const HALT_BEHIND_KING: bool = true;
+}
+
+/// Breakthrough draughts (Scan's `bt`, lidraughts' "breakthrough"): the
+/// international rules, and the first player to crown a king wins.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct BreakthroughRules;
+
+impl Rules for BreakthroughRules {
+    type Board = Ten;
+    const VARIANT: Variant = Variant::Breakthrough;
+    /// lidraughts "Breakthrough": "the first player who makes a king wins".
+    const KING_WINS: bool = true;
+    /// No king ever moves: the king-move and endgame counts never apply.
+    const KING_MOVE_DRAW_PLIES: u32 = 0;
+    /// As above.
+    const ENDGAME: EndgameRule = EndgameRule::None;
+}
+
+/// Frisian draughts, the rules of the Frisian draughts federation (Dambûn
+/// Frysk Spul, "Spelregels Fries dammen", friesdammen.nl, the page dctl
+/// cites; summarised in Walinga and Westra, "Frisian draughts, brief
+/// manual", 2014). Article numbers are not quoted: we could not check them.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct FrisianRules;
+
+impl Rules for FrisianRules {
+    type Board = Ten;
+    const VARIANT: Variant = Variant::Frisian;
+    /// Men and kings capture diagonally and orthogonally, forwards and
+    /// backwards; kings move (without capturing) diagonally only.
+    const ORTHOGONAL_CAPTURES: bool = true;
+    /// The capture of the highest value (a king worth more than one man,
+    /// less than two, n kings more than 2n - 1 men); at equal value, with a
+    /// king. pydraughts values a king at 1.5 men, which differs only when
+    /// one capture takes k more kings and the other m more men with
+    /// 1.5k < m < 2k; the rulebook's "less than two men" each, and Scan and
+    /// dctl, side with this scoring (see tests/draughts_variants.rs).
+    const PRECEDENCE: Precedence = Precedence::Frisian;
+    /// A player with men as well may not move the same king more than three
+    /// times in a row except to capture.
+    const KING_MOVE_LIMIT: u8 = 3;
+    /// The Frisian rules have no 25-move rule (lidraughts and pydraughts
+    /// neither); the king limit above keeps games moving while men remain.
+    const KING_MOVE_DRAW_PLIES: u32 = 0;
+    /// 2 kings v 1 king: 7 moves each; 1 king v 1 king: 2 moves each.
+    const ENDGAME: EndgameRule = EndgameRule::Frisian;
+}
+
+/// Frysk!: the Frisian rules from a start of five men each on the back
+/// rows (lidraughts' "Frysk!", `W:W46-50:B1-5`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct FryskRules;
+
+impl Rules for FryskRules {
+    type Board = Ten;
+    const VARIANT: Variant = Variant::Frysk;
+    /// As Frisian.
+    const ORTHOGONAL_CAPTURES: bool = true;
+    /// As Frisian.
+    const PRECEDENCE: Precedence = Precedence::Frisian;
+    /// As Frisian.
+    const KING_MOVE_LIMIT: u8 = 3;
+    /// As Frisian.
+    const KING_MOVE_DRAW_PLIES: u32 = 0;
+    /// As Frisian.
+    const ENDGAME: EndgameRule = EndgameRule::Frisian;
+    /// lidraughts Frysk!: white on 46-50.
+    const START_WHITE: Bitboard = 0x1f << 49;
+    /// lidraughts Frysk!: black on 1-5.
+    const START_BLACK: Bitboard = 0x1f;
 }
 
 /// Antidraughts: international move rules, losing objective (lidraughts
@@ -130,6 +263,8 @@ pub struct BrazilianRules;
 
 impl Rules for BrazilianRules {
     type Board = Eight;
+    /// lidraughts numbers 1 = b8 .. 32 = g1 (pydraughts' internal layout).
+    const HUB_LAYOUT: HubLayout = HubLayout::TopLeft;
     const VARIANT: Variant = Variant::Brazilian;
     /// lidraughts/pydraughts: algebraic names, a1 at white's left.
     const NUMBERING: Numbering = Numbering::BottomLeft;
@@ -145,6 +280,8 @@ pub struct RussianRules;
 
 impl Rules for RussianRules {
     type Board = Eight;
+    /// lidraughts numbers 1 = b8 .. 32 = g1 (pydraughts' internal layout).
+    const HUB_LAYOUT: HubLayout = HubLayout::TopLeft;
     const VARIANT: Variant = Variant::Russian;
     /// FSR art. 4.6: free choice among captures.
     const PRECEDENCE: Precedence = Precedence::Free;
@@ -168,6 +305,8 @@ pub struct EnglishRules;
 
 impl Rules for EnglishRules {
     type Board = Eight;
+    /// pydraughts: the first player at the bottom as "white".
+    const HUB_LAYOUT: HubLayout = HubLayout::Turned;
     const VARIANT: Variant = Variant::English;
     /// ACF rule 1.17: men jump forward only.
     const MEN_CAPTURE_BACKWARDS: bool = false;
@@ -213,6 +352,8 @@ pub struct TurkishRules;
 
 impl Rules for TurkishRules {
     type Board = Orthogonal;
+    /// pydraughts' internal numbers: 1 = a8 .. 64 = h1.
+    const HUB_LAYOUT: HubLayout = HubLayout::TopLeft;
     const VARIANT: Variant = Variant::Turkish;
     /// Men capture forward and sideways, never back.
     const MEN_CAPTURE_BACKWARDS: bool = false;

@@ -46,6 +46,10 @@ pub enum BuildError {
     Missing(Signature),
     /// More pieces than the indexer supports.
     TooLarge(Signature),
+    /// The variant's state is more than the pieces (Frisian: the king
+    /// limit counts), or its endings have no tables to build
+    /// (breakthrough: the first king ends the game).
+    Unsupported(&'static str),
 }
 
 impl std::fmt::Display for BuildError {
@@ -53,6 +57,7 @@ impl std::fmt::Display for BuildError {
         match self {
             BuildError::Missing(s) => write!(f, "no table for {s} while building"),
             BuildError::TooLarge(s) => write!(f, "{s} has too many positions to index"),
+            BuildError::Unsupported(why) => write!(f, "no endgame tables: {why}"),
         }
     }
 }
@@ -193,6 +198,17 @@ pub fn build_all<R: Rules>(
     pieces: usize,
     mut done: impl FnMut(&Table, Duration),
 ) -> Result<Tablebase, BuildError> {
+    if R::KING_MOVE_LIMIT != 0 {
+        return Err(BuildError::Unsupported(
+            "a Frisian position is more than its pieces (the three-move king limit \
+             of each side), which the tables do not index",
+        ));
+    }
+    if R::KING_WINS {
+        return Err(BuildError::Unsupported(
+            "in breakthrough the first king wins, so no ending with kings is ever played",
+        ));
+    }
     let mut tb = Tablebase::new(R::VARIANT);
     for sig in Signature::all_up_to(pieces) {
         let start = Instant::now();

@@ -243,6 +243,10 @@ games! {
     Italian => crate::draughts::Italian,
     Turkish => crate::draughts::Turkish,
     Antidraughts => crate::draughts::Antidraughts,
+    Killer => crate::draughts::Killer,
+    Breakthrough => crate::draughts::Breakthrough,
+    Frisian => crate::draughts::Frisian,
+    Frysk => crate::draughts::Frysk,
 }
 
 /// The engine state of one protocol connection, for every game.

@@ -31,11 +31,12 @@
 //! order, and run when the search has ended, so `ping` is answered at any
 //! time and nothing waits on a search that only `stop` can end.
 
+use crate::draughts::layout::Layout;
 use crate::engine::options::{self, Change, Kind, Settings, OPTIONS};
 use crate::engine::session::{cut, Listener, Notation, Report, Session};
 use crate::game::Variant;
 use crate::protocol::hub_parse::{parse, quote};
-use crate::protocol::{serve, spawn_reader, Command, Front, Go, Preset, Printer};
+use crate::protocol::{serve, spawn_reader, Command, Front, Go, Preset, Printer, Setup};
 use crate::score::{is_mate, Score, MATE};
 use crate::search::params;
 use std::io::BufRead;
@@ -48,8 +49,10 @@ pub const DEFAULT_MOVE_TIME: Duration = Duration::from_secs(1);
 
 /// The names the `variant` parameter accepts, as it lists them: Scan's
 /// `normal` (and the aliases `standard`, `international`) for international
-/// draughts, pydraughts' and lidraughts' names, and `losing` for
-/// antidraughts.
+/// draughts, pydraughts' and lidraughts' names, `losing` for antidraughts,
+/// Scan's `killer`, `bt` (and `breakthrough`) and `frisian`, and `frysk`
+/// (lidraughts sends frysk! as `frisian` with its start in `pos=`, which
+/// plays the same: the rules are Frisian's).
 pub const VARIANT_VALUES: &[&str] = &[
     "normal",
     "standard",
@@ -61,7 +64,56 @@ pub const VARIANT_VALUES: &[&str] = &[
     "turkish",
     "antidraughts",
     "losing",
+    "killer",
+    "bt",
+    "breakthrough",
+    "frisian",
+    "frysk",
 ];
+
+/// The values of the `numbering` parameter: which square numbers the Hub
+/// position string, the moves and the answers use on the boards where
+/// lidraughts' layout is not the variant's own numbering (Russian,
+/// Brazilian, English, Turkish; see `draughts/layout.rs`).
+pub const NUMBERING_VALUES: &[&str] = &["auto", "auto-variant", "variant"];
+
+/// The `numbering` parameter.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Numbering {
+    /// `pos=` in lidraughts' layout (both pydraughts generations send it);
+    /// `moves=` read in that layout if they are all legal so, else in the
+    /// variant's numbering; answers in the numbering the moves were in, and
+    /// in lidraughts' layout when that cannot be told (no moves): what
+    /// lidraughts-bot (pydraughts 0.5.7) sends and expects.
+    #[default]
+    Auto,
+    /// As `Auto`, but the variant's numbering first and when it cannot be
+    /// told: what pydraughts 0.6 expects.
+    AutoVariant,
+    /// Everything in the variant's own numbering (Crown's match runner,
+    /// clients that write the variant's PDN numbers).
+    Variant,
+}
+
+impl Numbering {
+    fn parse(text: &str) -> Option<Numbering> {
+        match text.trim().to_ascii_lowercase().as_str() {
+            "auto" => Some(Numbering::Auto),
+            "auto-variant" => Some(Numbering::AutoVariant),
+            "variant" => Some(Numbering::Variant),
+            _ => None,
+        }
+    }
+
+    fn name(self) -> &'static str {
+        NUMBERING_VALUES[self as usize]
+    }
+}
+
+/// The lidraughts layout of the session's variant, if it differs.
+fn layout_of(variant: Variant) -> Option<Layout> {
+    crate::for_variant!(variant, chess => None, R => Layout::of::<R>())
+}
 
 /// The Hub name of a draughts variant (`normal` for international).
 pub fn variant_name(variant: Variant) -> &'static str {
@@ -82,6 +134,11 @@ pub fn handshake(settings: &Settings, variant: Variant) -> Vec<String> {
         "param name=variant value={} type=enum values={}",
         variant_name(variant),
         quote(&VARIANT_VALUES.join(" "))
+    ));
+    lines.push(format!(
+        "param name=numbering value={} type=enum values={}",
+        Numbering::default().name(),
+        quote(&NUMBERING_VALUES.join(" "))
     ));
     for spec in OPTIONS {
         let Some(name) = spec.hub else { continue };
@@ -117,13 +174,25 @@ pub fn score_text(score: Score) -> String {
     format!("{sign}{}.{:02}", hundredths / 100, hundredths % 100)
 }
 
-/// Prints search output as Hub lines.
+/// Prints search output as Hub lines, moves in the client's numbering.
 pub struct HubListener {
     printer: Printer,
+    /// Rewrites moves into lidraughts' layout when the client used it.
+    layout: Option<Layout>,
+}
+
+impl HubListener {
+    fn text(&self, mv: &str) -> String {
+        match &self.layout {
+            Some(layout) => layout.move_to_layout(mv),
+            None => mv.to_string(),
+        }
+    }
 }
 
 impl Listener for HubListener {
     fn info(&self, report: &Report) {
+        let pv: Vec<String> = report.pv.iter().map(|m| self.text(m)).collect();
         let info = &report.info;
         let secs = info.time.as_secs_f64();
         let nps = (info.nodes as f64 / secs.max(1e-3)) as u64;
@@ -132,12 +201,14 @@ impl Listener for HubListener {
             info.depth,
             score_text(info.score),
             info.nodes,
-            quote(&report.pv.join(" "))
+            quote(&pv.join(" "))
         ));
     }
 
     fn best_move(&self, best: Option<&str>, ponder: Option<&str>) {
-        let line = match (best, ponder) {
+        let best = best.map(|m| self.text(m));
+        let ponder = ponder.map(|m| self.text(m));
+        let line = match (best.as_deref(), ponder.as_deref()) {
             (None, _) => "done".to_string(),
             (Some(best), None) => format!("done move={best}"),
             (Some(best), Some(reply)) => format!("done move={best} ponder={reply}"),
@@ -175,6 +246,9 @@ pub fn request(level: &Preset, go: &Go) -> Go {
 pub struct Hub {
     printer: Printer,
     level: Preset,
+    numbering: Numbering,
+    /// The last `pos` was in lidraughts' layout: answers go back in it.
+    answer_in_layout: bool,
 }
 
 impl Hub {
@@ -192,7 +266,13 @@ impl Hub {
             }
         }
         let commands = spawn_reader(input, parse, session.signals());
-        serve(&mut Hub { printer, level: Preset::default() }, &mut session, commands);
+        let mut hub = Hub {
+            printer,
+            level: Preset::default(),
+            numbering: Numbering::default(),
+            answer_in_layout: false,
+        };
+        serve(&mut hub, &mut session, commands);
         session.shut_down();
     }
 
@@ -205,7 +285,50 @@ impl Hub {
         }
     }
 
+    /// `pos`: the position string and the moves in the numbering the
+    /// `numbering` parameter and the text itself say (see [`Numbering`]).
+    fn set_position(&mut self, session: &mut Session, setup: &Setup, moves: &[String]) {
+        let layout = layout_of(session.variant());
+        let (Some(layout), false) = (layout, self.numbering == Numbering::Variant) else {
+            self.answer_in_layout = false;
+            if let Err(e) = session.set_position(setup, moves) {
+                self.error(&e.to_string());
+            }
+            return;
+        };
+        let setup = match setup {
+            Setup::Text(text) => Setup::Text(layout.position_to_variant(text)),
+            Setup::Start => Setup::Start,
+        };
+        let in_layout: Vec<String> = moves.iter().map(|m| layout.move_to_variant(m)).collect();
+        let readings = if self.numbering == Numbering::Auto {
+            [(true, &in_layout), (false, &moves.to_vec())]
+        } else {
+            [(false, &moves.to_vec()), (true, &in_layout)]
+        };
+        let mut first_error = None;
+        for (layout_moves, list) in readings {
+            match session.set_position(&setup, list) {
+                Ok(()) => {
+                    self.answer_in_layout = layout_moves;
+                    return;
+                }
+                Err(e) => {
+                    first_error.get_or_insert(e.to_string());
+                }
+            }
+        }
+        self.error(&first_error.unwrap_or_default());
+    }
+
     fn set_param(&mut self, session: &mut Session, name: &str, value: Option<&str>) {
+        if name.eq_ignore_ascii_case("numbering") {
+            let text = value.unwrap_or("");
+            return match Numbering::parse(text) {
+                Some(n) => self.numbering = n,
+                None => self.error(&format!("unknown numbering '{}'", cut(text, 30))),
+            };
+        }
         if name.eq_ignore_ascii_case("variant") {
             let text = value.unwrap_or("");
             return match Variant::parse(text) {
@@ -259,14 +382,12 @@ impl Front for Hub {
             Command::Ping => self.printer.line("pong"),
             Command::SetOption { name, value } => self.set_param(session, &name, value.as_deref()),
             Command::NewGame => session.new_game(),
-            Command::Position { setup, moves } => {
-                if let Err(e) = session.set_position(&setup, &moves) {
-                    self.error(&e.to_string());
-                }
-            }
+            Command::Position { setup, moves } => self.set_position(session, &setup, &moves),
             Command::Level(level) => self.level = level,
             Command::Go(go) => {
-                let listener = Arc::new(HubListener { printer: self.printer.clone() });
+                let layout =
+                    if self.answer_in_layout { layout_of(session.variant()) } else { None };
+                let listener = Arc::new(HubListener { printer: self.printer.clone(), layout });
                 for warning in session.go(&request(&self.level, &go), listener, Notation::Full) {
                     self.error(&warning);
                 }

@@ -31,7 +31,7 @@ or DamExchange)
            arg=127.0.0.1:{port}
   --each   settings for every engine (an engine's own settings win)
   --variant chess|chess960|international|brazilian|russian|english|italian|
-            turkish|antidraughts                     (default chess)
+            turkish|antidraughts|killer|breakthrough|frisian|frysk (default chess)
   --tc 10+0.1 | 40/60+0.5   --movetime S   --nodes N   --depth N
   --games N (per pairing and round, default 1; 2 with --repeat)  --rounds R
   --repeat             each opening twice, colours swapped (pentanomial pairs)

@@ -65,6 +65,10 @@ pub fn hub_variant_name(variant: Variant) -> Option<&'static str> {
     match variant {
         Variant::International => Some("normal"),
         Variant::Antidraughts => Some("losing"),
+        Variant::Killer => Some("killer"),
+        Variant::Breakthrough => Some("bt"),
+        // Scan plays frysk! as frisian from the position it is given.
+        Variant::Frisian | Variant::Frysk => Some("frisian"),
         _ => None,
     }
 }
@@ -83,6 +87,7 @@ impl HubClient {
         let start_fault = |e: ReadError| Fault::Start(format!("Hub handshake failed ({e:?})"));
         client.process.send("hub").map_err(start_fault)?;
         let mut has_variant = false;
+        let mut has_numbering = false;
         loop {
             let line = client.process.wait_for(deadline, |_| true).map_err(start_fault)?;
             let (command, args) = split_command(&line);
@@ -92,6 +97,14 @@ impl HubClient {
             if command == "param" && value_of(args, "name").as_deref() == Some("variant") {
                 has_variant = true;
             }
+            if command == "param" && value_of(args, "name").as_deref() == Some("numbering") {
+                has_numbering = true;
+            }
+        }
+        // The runner writes positions and moves in the variant's own
+        // numbering; an engine that offers Crown's `numbering` is told so.
+        if has_numbering {
+            client.process.send("set-param name=numbering value=variant").map_err(start_fault)?;
         }
         let user_variant = config.options.iter().any(|(n, _)| n == "variant");
         if has_variant && !user_variant && variant != Variant::International {
@@ -249,7 +262,12 @@ pub fn value_of(args: &str, key: &str) -> Option<String> {
 /// Number of playable squares of a draughts variant's board.
 pub fn square_count(variant: Variant) -> usize {
     match variant {
-        Variant::International | Variant::Antidraughts => 50,
+        Variant::International
+        | Variant::Antidraughts
+        | Variant::Killer
+        | Variant::Breakthrough
+        | Variant::Frisian
+        | Variant::Frysk => 50,
         Variant::Turkish => 64,
         _ => 32,
     }
