@@ -105,17 +105,17 @@ impl Limits {
 
 /// One side's clock during a game.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Clock {
+pub struct GameClock {
     /// Time left.
     pub remaining: Duration,
     /// Moves left in the current period (`None` for sudden death).
     pub moves_to_go: Option<u32>,
 }
 
-impl Clock {
+impl GameClock {
     /// A full clock at the start of a game.
-    pub fn new(tc: &TimeControl) -> Clock {
-        Clock { remaining: tc.base, moves_to_go: tc.moves }
+    pub fn new(tc: &TimeControl) -> GameClock {
+        GameClock { remaining: tc.base, moves_to_go: tc.moves }
     }
 
     /// Charges a move that took `used`. Returns `false` when it overran the
@@ -170,17 +170,17 @@ mod tests {
     #[test]
     fn clock_charges_increments_and_periods() {
         let tc = TimeControl::parse("2/10+1").unwrap();
-        let mut c = Clock::new(&tc);
+        let mut c = GameClock::new(&tc);
         assert!(c.charge(&tc, secs(3.0), Duration::ZERO));
         assert_eq!((c.remaining, c.moves_to_go), (secs(8.0), Some(1)));
         assert!(c.charge(&tc, secs(4.0), Duration::ZERO));
         assert_eq!((c.remaining, c.moves_to_go), (secs(15.0), Some(2)));
         // Overrun within the margin: zero left plus increment, not a loss.
         let tc = TimeControl::parse("1+0").unwrap();
-        let mut c = Clock::new(&tc);
+        let mut c = GameClock::new(&tc);
         assert!(c.charge(&tc, secs(1.05), secs(0.1)));
         assert_eq!(c.remaining, Duration::ZERO);
-        let mut c = Clock::new(&tc);
+        let mut c = GameClock::new(&tc);
         assert!(!c.charge(&tc, secs(1.2), secs(0.1)));
     }
 }

@@ -41,7 +41,7 @@ use crate::draughts::{fen::write_dxp, International};
 use crate::game::{Game, Side, Variant};
 use crate::protocol::dxp::framing::{write_frame, FrameError, FrameReader};
 use crate::protocol::dxp::message::{
-    AccCode, BackCode, EndReason, GameEnd, GameReq, Message, MoveMsg, Setup,
+    AccCode, BackCode, EndReason, GameEnd, GameReq, Message, MoveMsg, StartPosition,
 };
 use std::io::ErrorKind;
 use std::net::{TcpListener, TcpStream};
@@ -223,10 +223,10 @@ impl DxpClient {
     fn request_game(&mut self, pos: &International, startpos: bool) -> Result<(), Fault> {
         let engine = pos.side_to_move();
         let setup = if startpos {
-            Setup::Initial
+            StartPosition::Initial
         } else {
             let text = write_dxp::<InternationalRules>(pos);
-            Setup::Position { to_move: engine, squares: text[1..].to_string() }
+            StartPosition::Position { to_move: engine, squares: text[1..].to_string() }
         };
         let request = GameReq {
             name: RUNNER_NAME.into(),

@@ -6,7 +6,7 @@
 //! returns either a [`Reply`] or a [`Fault`]; a fault ends the game as a loss
 //! for that engine and the runner restarts the process before its next game.
 
-use super::clock::{seconds, Clock, Limits, TimeControl};
+use super::clock::{seconds, GameClock, Limits, TimeControl};
 use super::dxp::DxpClient;
 use super::hub::HubClient;
 use super::pgn::GameResult;
@@ -108,7 +108,7 @@ pub struct SearchRequest<'a> {
     /// Whether white is to move.
     pub white_to_move: bool,
     /// The clocks, white then black, when a clock control is used.
-    pub clocks: Option<[Clock; 2]>,
+    pub clocks: Option<[GameClock; 2]>,
     /// The clock control (for the increment).
     pub tc: Option<TimeControl>,
     /// The searching engine's limits.

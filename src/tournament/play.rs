@@ -11,7 +11,7 @@
 //! engine with a stated reason, and marks the engine for a restart.
 
 use super::adjudication::{Adjudication, Adjudicator, Verdict};
-use super::clock::Clock;
+use super::clock::GameClock;
 use super::engine::{EngineConfig, Fault, Player, SearchRequest};
 use super::hub::HubText;
 use super::openings::Opening;
@@ -275,9 +275,9 @@ fn run<G: HubText>(
     }
 
     // Step 3: the game.
-    let mut clocks: [Option<Clock>; 2] = [
-        configs[0].limits.tc.map(|t| Clock::new(&t)),
-        configs[1].limits.tc.map(|t| Clock::new(&t)),
+    let mut clocks: [Option<GameClock>; 2] = [
+        configs[0].limits.tc.map(|t| GameClock::new(&t)),
+        configs[1].limits.tc.map(|t| GameClock::new(&t)),
     ];
     let mut adjudicator = Adjudicator::new(settings.adjudication);
     let hub_pos = |p: &G| if hub { p.hub_position().unwrap_or_default() } else { String::new() };

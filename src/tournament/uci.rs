@@ -192,7 +192,7 @@ pub fn parse_info(line: &str, score: &mut Option<Score>, depth: &mut Option<u32>
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tournament::clock::{Clock, Limits, TimeControl};
+    use crate::tournament::clock::{GameClock, Limits, TimeControl};
 
     #[test]
     fn info_lines() {
@@ -224,8 +224,8 @@ mod tests {
             recent_moves: &[],
             white_to_move: true,
             clocks: Some([
-                Clock::new(&tc),
-                Clock { remaining: Duration::from_millis(9500), moves_to_go: Some(39) },
+                GameClock::new(&tc),
+                GameClock { remaining: Duration::from_millis(9500), moves_to_go: Some(39) },
             ]),
             tc: Some(tc),
             limits: Limits { nodes: Some(1000), ..Limits::default() },

@@ -20,14 +20,14 @@ fn every_type_round_trips() {
             follower: Side::Black,
             minutes: 1,
             moves: 75,
-            setup: Setup::Initial,
+            setup: StartPosition::Initial,
         }),
         Message::GameReq(GameReq {
             name: "A name of exactly thirty-two ch.".into(),
             follower: Side::White,
             minutes: 999,
             moves: 0,
-            setup: Setup::Position { to_move: Side::Black, squares: start },
+            setup: StartPosition::Position { to_move: Side::Black, squares: start },
         }),
         Message::GameAcc(GameAcc { name: "Crown".into(), code: AccCode::Accept }),
         Message::GameAcc(GameAcc { name: String::new(), code: AccCode::WrongVersion }),
@@ -65,7 +65,7 @@ fn real_traffic_decodes() {
             follower: Side::Black,
             minutes: 1,
             moves: 75,
-            setup: Setup::Initial
+            setup: StartPosition::Initial
         })
     );
     let text = "R01DXP Client                      Z001075BWzzzzzzzzzzzzzzzzzzzzeeeeeeeeeewwwwwwwwwwwwwwwwwwww";
@@ -75,7 +75,7 @@ fn real_traffic_decodes() {
         ("DXP Client", Side::Black, 1, 75)
     );
     assert!(
-        matches!(r.setup, Setup::Position { to_move: Side::White, ref squares } if squares.starts_with("zzzz"))
+        matches!(r.setup, StartPosition::Position { to_move: Side::White, ref squares } if squares.starts_with("zzzz"))
     );
     assert_eq!(Message::GameReq(r).encode().unwrap(), text);
     assert_eq!(

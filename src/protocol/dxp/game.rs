@@ -12,7 +12,7 @@
 //! * Move numbers for take-backs count from 1 at the game's first position,
 //!   whichever side moves first there.
 
-use super::message::{BackReq, EndReason, MoveMsg, Setup, SQUARES};
+use super::message::{BackReq, EndReason, MoveMsg, StartPosition, SQUARES};
 use crate::draughts::fen::{parse_dxp, write_dxp};
 use crate::draughts::notation::{bit_of_number, dxp_fields};
 use crate::draughts::position::{Move, MoveList};
@@ -99,10 +99,10 @@ pub struct DxpGame {
 /// The position a GAMEREQ asks for: the start position or a given one that
 /// must be physically possible (no man on its crown row, at most 20 pieces a
 /// side, some piece on the board).
-pub fn setup_position(setup: &Setup) -> Result<International, ImpossiblePosition> {
+pub fn setup_position(setup: &StartPosition) -> Result<International, ImpossiblePosition> {
     match setup {
-        Setup::Initial => Ok(International::start_position()),
-        Setup::Position { to_move, squares } => {
+        StartPosition::Initial => Ok(International::start_position()),
+        StartPosition::Position { to_move, squares } => {
             let side = super::message::colour_char(*to_move);
             let pos = parse_dxp::<InternationalRules>(&format!("{side}{squares}"))
                 .map_err(|e| ImpossiblePosition(e.to_string()))?;
@@ -119,13 +119,13 @@ pub fn setup_position(setup: &Setup) -> Result<International, ImpossiblePosition
 }
 
 /// The GAMEREQ setup field for a position (`Initial` for the start position).
-pub fn setup_of(pos: &International) -> Setup {
+pub fn setup_of(pos: &International) -> StartPosition {
     let text = write_dxp(pos);
     if pos.hash() == International::start_position().hash() {
-        return Setup::Initial;
+        return StartPosition::Initial;
     }
     let to_move = pos.side_to_move();
-    Setup::Position { to_move, squares: text.get(1..).unwrap_or_default().to_string() }
+    StartPosition::Position { to_move, squares: text.get(1..).unwrap_or_default().to_string() }
 }
 
 impl DxpGame {
@@ -360,21 +360,21 @@ mod tests {
     #[test]
     fn impossible_positions_are_refused() {
         let mut squares = "e".repeat(50);
-        assert!(setup_position(&Setup::Position {
+        assert!(setup_position(&StartPosition::Position {
             to_move: Side::White,
             squares: squares.clone()
         })
         .is_err());
         squares.replace_range(2..3, "w");
-        assert!(setup_position(&Setup::Position {
+        assert!(setup_position(&StartPosition::Position {
             to_move: Side::White,
             squares: squares.clone()
         })
         .is_err());
         squares.replace_range(2..3, "W");
-        assert!(setup_position(&Setup::Position { to_move: Side::White, squares }).is_ok());
-        let start = setup_position(&Setup::Initial).unwrap();
-        assert_eq!(setup_of(&start), Setup::Initial);
+        assert!(setup_position(&StartPosition::Position { to_move: Side::White, squares }).is_ok());
+        let start = setup_position(&StartPosition::Initial).unwrap();
+        assert_eq!(setup_of(&start), StartPosition::Initial);
     }
 
     #[test]

@@ -39,7 +39,7 @@ pub const SQUARES: u8 = 50;
 
 /// Where a requested game starts.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Setup {
+pub enum StartPosition {
     /// The initial position (`A`).
     Initial,
     /// A given position (`B`): side to move and 50 square characters from
@@ -64,7 +64,7 @@ pub struct GameReq {
     /// Moves to be made in that time (0: no limit; 0..=999).
     pub moves: u32,
     /// The start position.
-    pub setup: Setup,
+    pub setup: StartPosition,
 }
 
 /// GAMEACC answer codes.
@@ -389,8 +389,8 @@ impl Message {
                 push_number(&mut out, r.minutes, 3, "minutes")?;
                 push_number(&mut out, r.moves, 3, "moves")?;
                 match &r.setup {
-                    Setup::Initial => out.push('A'),
-                    Setup::Position { to_move, squares } => {
+                    StartPosition::Initial => out.push('A'),
+                    StartPosition::Position { to_move, squares } => {
                         out.push('B');
                         out.push(colour_char(*to_move));
                         if squares.len() != usize::from(SQUARES) {
@@ -489,14 +489,17 @@ fn decode_gamereq(body: &[u8]) -> Result<Message, CodecError> {
     let minutes = number(&rest[1..4], "minutes")?;
     let moves = number(&rest[4..7], "moves")?;
     let setup = match (rest[7], found) {
-        (b'A', 43) => Setup::Initial,
+        (b'A', 43) => StartPosition::Initial,
         (b'B', 94) => {
             let to_move = colour(rest[8], "side to move")?;
             let squares = &rest[9..];
             if let Some(i) = squares.iter().position(|b| !b"wzWZe".contains(b)) {
                 return Err(CodecError::Board(i));
             }
-            Setup::Position { to_move, squares: String::from_utf8_lossy(squares).into_owned() }
+            StartPosition::Position {
+                to_move,
+                squares: String::from_utf8_lossy(squares).into_owned(),
+            }
         }
         (b'A', _) => return Err(CodecError::Length { kind: 'R', expected: 43, found }),
         (b'B', _) => return Err(CodecError::Length { kind: 'R', expected: 94, found }),
