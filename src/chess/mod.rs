@@ -14,6 +14,7 @@ pub mod moves;
 pub mod notation;
 pub mod position;
 pub mod see;
+pub mod syzygy;
 pub mod types;
 pub mod zobrist;
 

@@ -627,7 +627,7 @@ impl Evaluator<Position> for ChessEvaluator {
 
 impl Playable for Position {
     type Evaluator = ChessEvaluator;
-    type Tables = crate::tablebase::NoTables;
+    type Tables = crate::chess::syzygy::Syzygy;
 
     const EXCHANGE: bool = true;
 
