@@ -360,6 +360,9 @@ pub fn handshake() -> Vec<String> {
                 UciOptionConfig::Check { name: spec.name.into(), default: Some(default) }
             }
             Kind::Button => UciOptionConfig::Button { name: spec.name.into() },
+            Kind::String { default } => {
+                UciOptionConfig::String { name: spec.name.into(), default: Some(default.into()) }
+            }
         };
         lines.push(UciMessage::Option(config).serialize());
     }
