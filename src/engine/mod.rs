@@ -41,6 +41,8 @@ pub struct Engine<G: Playable> {
     /// Playing level (none: full strength) and its seed (0: from the clock).
     level: Option<Level>,
     seed: u64,
+    /// Endgame tables every worker probes (none: no probes).
+    tables: Option<Arc<G::Tables>>,
 }
 
 impl<G: Playable> Engine<G> {
@@ -63,6 +65,7 @@ impl<G: Playable> Engine<G> {
             params: Params::default(),
             level: None,
             seed: 0,
+            tables: None,
         };
         engine.rebuild_workers();
         engine
@@ -73,6 +76,7 @@ impl<G: Playable> Engine<G> {
             .map(|id| {
                 let mut w = Worker::new(id, self.tt.clone(), self.signals.clone());
                 w.set_params(self.params);
+                w.set_tables(self.tables.clone());
                 w
             })
             .collect();
@@ -139,6 +143,7 @@ impl<G: Playable> Engine<G> {
         self.signals.stop.store(false, Ordering::Relaxed);
         self.signals.pondering.store(limits.ponder, Ordering::Relaxed);
         self.signals.nodes.store(0, Ordering::Relaxed);
+        self.signals.tbhits.store(0, Ordering::Relaxed);
         self.tt.new_search();
         let start = Instant::now();
         self.reported = Arc::new(AtomicBool::new(false));
@@ -209,6 +214,20 @@ impl<G: Playable> Engine<G> {
         for w in &mut self.workers {
             w.set_table(self.tt.clone());
         }
+    }
+
+    /// Probes these endgame tables from the next search on (`None`: none).
+    pub fn set_tables(&mut self, tables: Option<Arc<G::Tables>>) {
+        self.wait();
+        self.tables = tables;
+        for w in &mut self.workers {
+            w.set_tables(self.tables.clone());
+        }
+    }
+
+    /// The endgame tables the workers probe.
+    pub fn tables(&self) -> Option<&Arc<G::Tables>> {
+        self.tables.as_ref()
     }
 
     /// The search tunables in use.

@@ -11,6 +11,7 @@
 //! Invariant: no input line can panic the parser; every number is parsed
 //! wide and saturated or refused with a message.
 
+use crate::chess::syzygy::{ProbeConfig, Syzygy};
 use crate::engine::options::{self, Change, Kind, Settings, OPTIONS};
 use crate::engine::Engine;
 use crate::eval::Playable;
@@ -20,6 +21,7 @@ use crate::score::{mate_in_moves, MATE};
 use crate::search::level::Scale;
 use crate::search::tt::{self, TranspositionTable};
 use crate::search::{Info, Limits, Reporter, ScoreBound, Signals};
+use crate::tablebase::Wdl;
 use crate::time::Clock;
 use std::io::BufRead;
 use std::sync::atomic::Ordering;
@@ -292,16 +294,23 @@ impl<G: Game> Reporter<G> for UciReporter {
             ScoreBound::Exact => {}
         }
         if self.show_wdl {
-            let (w, d, l) = wdl(info.score);
+            // A root the tables decide shows their result.
+            let (w, d, l) = match info.table {
+                Some(Wdl::Win) => (1000, 0, 0),
+                Some(Wdl::Draw) => (0, 1000, 0),
+                Some(Wdl::Loss) => (0, 0, 1000),
+                None => wdl(info.score),
+            };
             line += &format!(" wdl {w} {d} {l}");
         }
         let ms = info.time.as_millis().max(1);
         let nps = info.nodes as u128 * 1000 / ms;
         line += &format!(
-            " nodes {} nps {} hashfull {} time {}",
+            " nodes {} nps {} hashfull {} tbhits {} time {}",
             info.nodes,
             nps,
             info.hashfull,
+            info.tbhits,
             info.time.as_millis()
         );
         if !info.pv.is_empty() {
@@ -379,7 +388,7 @@ pub struct UciLoop<G: Playable> {
     printer: Printer,
 }
 
-impl<G: Playable> UciLoop<G> {
+impl<G: Playable<Tables = Syzygy>> UciLoop<G> {
     /// Reads commands from `input` until `quit` or end of input.
     pub fn run(input: impl BufRead + Send + 'static, printer: Printer) {
         let signals = Arc::new(Signals::default());
@@ -497,6 +506,17 @@ impl<G: Playable> UciLoop<G> {
                 params.off = params.off.with(step, !on);
                 self.engine.set_params(params);
             }
+            Change::SyzygyPath(ref path) => {
+                let (tables, messages) = Syzygy::load(path);
+                for message in messages {
+                    self.printer.line(&format!("info string {}", printable(&message)));
+                }
+                let tables = tables.map(Arc::new);
+                if let Some(t) = &tables {
+                    t.configure(self.probe_config());
+                }
+                self.engine.set_tables(tables);
+            }
             Change::Chess960(on) if on != self.settings.chess960 => {
                 // Re-read the current position in the new castling mode.
                 self.engine.wait();
@@ -515,10 +535,27 @@ impl<G: Playable> UciLoop<G> {
         self.settings.record(&change);
         if matches!(
             change,
+            Change::SyzygyProbeDepth(_) | Change::Syzygy50MoveRule(_) | Change::SyzygyProbeLimit(_)
+        ) {
+            self.engine.wait();
+            if let Some(t) = self.engine.tables() {
+                t.configure(self.probe_config());
+            }
+        }
+        if matches!(
+            change,
             Change::LimitStrength(_) | Change::Elo { .. } | Change::Skill(_) | Change::Seed(_)
         ) {
             self.engine.wait();
             self.engine.set_level(self.settings.level(Scale::Chess), self.settings.seed);
+        }
+    }
+
+    fn probe_config(&self) -> ProbeConfig {
+        ProbeConfig {
+            depth: self.settings.syzygy_probe_depth,
+            limit: self.settings.syzygy_probe_limit,
+            rule50: self.settings.syzygy_50_move_rule,
         }
     }
 
