@@ -239,3 +239,41 @@ fn truncated_tables_are_refused_never_read_out_of_bounds() {
     assert!(tables.failures() > 0);
     let _ = std::fs::remove_dir_all(dir);
 }
+
+#[test]
+fn uci_loads_reports_and_uses_the_tables() {
+    use std::io::{BufRead, BufReader, Write};
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_crown"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let script = format!(
+        "uci\nsetoption name SyzygyPath value /no/such/dir\n\
+         setoption name SyzygyPath value {}\nsetoption name UCI_ShowWDL value true\n\
+         position fen 8/8/8/4k3/3r4/8/8/1R2K3 w - - 0 1\ngo depth 8\n",
+        tables_dir().display()
+    );
+    stdin.write_all(script.as_bytes()).unwrap();
+    let mut text = String::new();
+    for line in BufReader::new(child.stdout.take().unwrap()).lines() {
+        let line = line.unwrap();
+        text += &line;
+        text.push('\n');
+        if line.starts_with("bestmove") {
+            break;
+        }
+    }
+    stdin.write_all(b"quit\n").unwrap();
+    child.wait().unwrap();
+    assert!(text.contains("option name SyzygyPath type string default <empty>"), "{text}");
+    assert!(text.contains("info string Syzygy: cannot read directory /no/such/dir"), "{text}");
+    assert!(text.contains("35 WDL and 35 DTZ tables, up to 4 pieces"), "{text}");
+    // KRvKR, white to move: a table draw, shown as such, with probes counted.
+    let last = text.lines().rfind(|l| l.starts_with("info depth 8 ")).unwrap();
+    assert!(last.contains(" wdl 0 1000 0 "), "{last}");
+    let hits = last.split(" tbhits ").nth(1).unwrap().split(' ').next().unwrap();
+    assert!(hits.parse::<u64>().unwrap() > 0, "{last}");
+}

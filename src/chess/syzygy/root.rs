@@ -110,7 +110,8 @@ mod tests {
     #[test]
     fn ranks_prefer_sure_short_wins_then_draws_then_long_losses() {
         assert!(rank(3, 0, true) > rank(5, 0, true));
-        assert!(rank(5, 90, true) > 0 && rank(5, 90, true) < rank(60, 0, true));
+        assert_eq!(rank(5, 90, true), CERTAIN - 5, "95 plies: still within the rule");
+        assert!(rank(15, 90, true) > 0 && rank(15, 90, true) < rank(60, 0, true), "cursed");
         assert_eq!(rank(60, 90, false), CERTAIN - 60);
         assert!(rank(0, 0, true) > rank(-40, 70, true));
         assert!(rank(-40, 70, true) > rank(-40, 0, true), "a blessed loss beats a loss");
