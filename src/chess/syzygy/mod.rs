@@ -329,3 +329,58 @@ fn to_shakmaty(pos: &Position) -> Option<Chess> {
     };
     Chess::from_setup(setup, CastlingMode::Standard).ok()
 }
+
+#[cfg(test)]
+mod speed {
+    use super::*;
+    use crate::game::{Game, Variant};
+    use std::time::Instant;
+
+    /// Probe speed over the reference positions (README, "Syzygy
+    /// tablebases"): `cargo test --release --lib syzygy::speed -- --ignored
+    /// --nocapture`. Prints rates, asserts nothing about time.
+    #[test]
+    #[ignore]
+    fn probe_speed() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        let dir = root.join("tests/data/syzygy");
+        let (tables, _) = Syzygy::load(dir.to_str().unwrap());
+        let tables = tables.unwrap();
+        let text = std::fs::read_to_string(root.join("tests/data/syzygy-reference.txt")).unwrap();
+        let positions: Vec<Position> = text
+            .lines()
+            .map(|l| Position::from_fen(l.split(';').next().unwrap(), Variant::Chess).unwrap())
+            .collect();
+        let mut os = Tablebase::<Chess>::new();
+        os.add_directory(&dir).unwrap();
+        let rounds = 20;
+        let rate = |what: &str, f: &dyn Fn(&Position) -> bool| {
+            let mut samples = Vec::new();
+            for _ in 0..5 {
+                let start = Instant::now();
+                let mut answered = 0;
+                for _ in 0..rounds {
+                    answered += positions.iter().filter(|p| f(p)).count();
+                }
+                let n = (rounds * positions.len()) as f64;
+                samples.push(n / start.elapsed().as_secs_f64());
+                assert_eq!(answered, rounds * positions.len(), "{what}");
+            }
+            samples.sort_by(f64::total_cmp);
+            println!(
+                "{what}: median {:.0} per second (5 runs of {} probes)",
+                samples[2],
+                rounds * positions.len()
+            );
+        };
+        rate("conversion to shakmaty", &|p| to_shakmaty(p).is_some());
+        rate("WDL, tables in memory", &|p| tables.wdl(p).is_some());
+        rate("DTZ, tables in memory", &|p| tables.dtz(p).is_some());
+        rate("WDL, positioned reads (OsFilesystem)", &|p| {
+            to_shakmaty(p).is_some_and(|c| os.probe_wdl_after_zeroing(&c).is_ok())
+        });
+        rate("DTZ, positioned reads (OsFilesystem)", &|p| {
+            to_shakmaty(p).is_some_and(|c| os.probe_dtz(&c).is_ok())
+        });
+    }
+}
