@@ -42,6 +42,9 @@ pub struct Engine<G: Playable> {
     /// Playing level (none: full strength) and its seed (0: from the clock).
     level: Option<Level>,
     seed: u64,
+    /// The tunables and the endgame tables every worker has.
+    params: Params,
+    tables: Option<Arc<G::Tables>>,
 }
 
 impl<G: Playable> Engine<G> {
@@ -63,6 +66,8 @@ impl<G: Playable> Engine<G> {
             signals,
             level: None,
             seed: 0,
+            params: Params::default(),
+            tables: None,
         };
         (engine, status)
     }
@@ -96,11 +101,13 @@ impl<G: Playable> Engine<G> {
         self.seed = seed;
     }
 
-    /// Restarts the pool with `threads` threads (fresh workers, so the
-    /// tunables and tables are handed over again by the caller).
+    /// Restarts the pool with `threads` threads: fresh workers, given the
+    /// engine's tunables and tables.
     pub fn set_threads(&mut self, threads: usize) -> Result<(), String> {
         let (pool, status) = Pool::new(threads, &self.tt, &self.signals);
         self.pool = pool;
+        self.set_params(self.params);
+        self.set_tables(self.tables.clone());
         status
     }
 
@@ -112,12 +119,26 @@ impl<G: Playable> Engine<G> {
 
     /// Hands the search tunables to every worker.
     pub fn set_params(&mut self, params: Params) {
+        self.params = params;
         self.pool.edit(Arc::new(move |w| w.set_params(params)));
     }
 
     /// Hands the endgame tables to every worker (`None`: no probes).
     pub fn set_tables(&mut self, tables: Option<Arc<G::Tables>>) {
+        self.tables.clone_from(&tables);
         self.pool.edit(Arc::new(move |w| w.set_tables(tables.clone())));
+    }
+
+    /// The endgame tables the workers probe.
+    pub fn tables(&self) -> Option<&Arc<G::Tables>> {
+        self.tables.as_ref()
+    }
+
+    /// Applies the user's probe settings to the tables, if any are loaded.
+    pub fn configure_tables(&self, config: crate::tablebase::ProbeConfig) {
+        if let Some(tables) = &self.tables {
+            <G::Tables as crate::tablebase::Probe<G>>::configure(tables, config);
+        }
     }
 
     /// Forgets what was learnt in the previous game (histories).
@@ -137,6 +158,7 @@ impl<G: Playable> Engine<G> {
         self.signals.stop.store(false, Ordering::Relaxed);
         self.signals.pondering.store(limits.ponder, Ordering::Relaxed);
         self.signals.nodes.store(0, Ordering::Relaxed);
+        self.signals.tbhits.store(0, Ordering::Relaxed);
         self.tt.new_search();
         let start = Instant::now();
         // No more searching threads than the machine runs at once: Lazy SMP

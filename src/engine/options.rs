@@ -28,6 +28,11 @@ pub enum Kind {
     },
     /// An action without a value.
     Button,
+    /// A line of text (a path).
+    String {
+        /// Default value.
+        default: &'static str,
+    },
 }
 
 /// One option as the table declares it.
@@ -82,7 +87,14 @@ pub const OPTIONS: &[Spec] = &[
         hub: Some("seed"),
         kind: Kind::Spin { default: 0, min: 0, max: MAX_SEED },
     },
+    Spec { name: "SyzygyPath", hub: None, kind: Kind::String { default: NO_PATH } },
+    Spec { name: "SyzygyProbeDepth", hub: None, kind: Kind::Spin { default: 1, min: 1, max: 100 } },
+    Spec { name: "Syzygy50MoveRule", hub: None, kind: Kind::Check { default: true } },
+    Spec { name: "SyzygyProbeLimit", hub: None, kind: Kind::Spin { default: 7, min: 0, max: 7 } },
 ];
+
+/// The `SyzygyPath` that loads no tables (Stockfish's spelling).
+pub const NO_PATH: &str = "<empty>";
 
 /// A validated option change for the engine loop to apply.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -136,6 +148,15 @@ pub enum Change {
     Variant(crate::game::Variant),
     /// Where the endgame tables are (draughts `--egtb`, chess Syzygy).
     TablesPath(std::path::PathBuf),
+    /// Load the Syzygy tables of these directories (`:`-separated;
+    /// [`NO_PATH`] or empty: none).
+    SyzygyPath(String),
+    /// Smallest remaining depth for a table probe at the piece limit.
+    SyzygyProbeDepth(i32),
+    /// Whether cursed wins and blessed losses count as draws.
+    Syzygy50MoveRule(bool),
+    /// Most pieces of a probed position (0: no probes).
+    SyzygyProbeLimit(u32),
 }
 
 impl Change {
@@ -273,6 +294,12 @@ pub fn parse(name: &str, value: Option<&str>) -> Result<Change, OptionError> {
         },
         "Skill Level" => Change::Skill(int()?),
         "Seed" => Change::Seed(int()? as u64),
+        "SyzygyPath" => {
+            Change::SyzygyPath(if text.is_empty() { NO_PATH.into() } else { text.into() })
+        }
+        "SyzygyProbeDepth" => Change::SyzygyProbeDepth(int()? as i32),
+        "Syzygy50MoveRule" => Change::Syzygy50MoveRule(boolean()?),
+        "SyzygyProbeLimit" => Change::SyzygyProbeLimit(int()? as u32),
         _ => return Err(OptionError::Unknown(name.trim().to_string())),
     })
 }
@@ -339,6 +366,14 @@ pub struct Settings {
     pub skill: i64,
     /// Seed of the level's random choices (0: from the clock).
     pub seed: u64,
+    /// Directories of the Syzygy tables ([`NO_PATH`]: none).
+    pub syzygy_path: String,
+    /// Smallest remaining depth for a probe at the piece limit.
+    pub syzygy_probe_depth: i32,
+    /// Cursed wins and blessed losses count as draws.
+    pub syzygy_50_move_rule: bool,
+    /// Most pieces of a probed position.
+    pub syzygy_probe_limit: u32,
 }
 
 impl Default for Settings {
@@ -355,6 +390,10 @@ impl Default for Settings {
             elo: MAX_ELO,
             skill: MAX_SKILL,
             seed: 0,
+            syzygy_path: NO_PATH.into(),
+            syzygy_probe_depth: 1,
+            syzygy_50_move_rule: true,
+            syzygy_probe_limit: 7,
         }
     }
 }
@@ -375,6 +414,10 @@ impl Settings {
             Change::Elo { elo, .. } => self.elo = *elo,
             Change::Skill(skill) => self.skill = *skill,
             Change::Seed(seed) => self.seed = *seed,
+            Change::SyzygyPath(path) => self.syzygy_path.clone_from(path),
+            Change::SyzygyProbeDepth(depth) => self.syzygy_probe_depth = *depth,
+            Change::Syzygy50MoveRule(on) => self.syzygy_50_move_rule = *on,
+            Change::SyzygyProbeLimit(limit) => self.syzygy_probe_limit = *limit,
             Change::Variant(_) | Change::TablesPath(_) => {}
         }
     }
@@ -425,6 +468,41 @@ mod tests {
         assert!(parse("Ponder", Some("yes")).is_err());
         assert_eq!(parse("clear hash", None), Ok(Change::ClearHash));
         assert!(matches!(parse("Style", Some("1")), Err(OptionError::Unknown(_))));
+    }
+
+    #[test]
+    fn syzygy_options_are_validated_and_recorded() {
+        let path = "/tables/wdl:/tables/dtz";
+        assert_eq!(parse("syzygypath", Some(path)), Ok(Change::SyzygyPath(path.into())));
+        assert_eq!(parse("SyzygyPath", None), Ok(Change::SyzygyPath(NO_PATH.into())));
+        assert_eq!(parse("SyzygyProbeDepth", Some("12")), Ok(Change::SyzygyProbeDepth(12)));
+        assert!(matches!(
+            parse("SyzygyProbeDepth", Some("0")),
+            Err(OptionError::OutOfRange { .. })
+        ));
+        assert!(matches!(
+            parse("SyzygyProbeLimit", Some("8")),
+            Err(OptionError::OutOfRange { .. })
+        ));
+        assert!(matches!(parse("Syzygy50MoveRule", Some("1")), Err(OptionError::Invalid { .. })));
+        let mut s = Settings::default();
+        for change in [
+            Change::SyzygyPath(path.into()),
+            Change::SyzygyProbeDepth(4),
+            Change::Syzygy50MoveRule(false),
+            Change::SyzygyProbeLimit(5),
+        ] {
+            s.record(&change);
+        }
+        assert_eq!(
+            (
+                s.syzygy_path.as_str(),
+                s.syzygy_probe_depth,
+                s.syzygy_50_move_rule,
+                s.syzygy_probe_limit
+            ),
+            (path, 4, false, 5)
+        );
     }
 
     #[test]

@@ -249,6 +249,8 @@ fn lead<G: Playable>(
                 nodes: signals.nodes.load(Ordering::Relaxed).max(first_nodes(&outcomes)),
                 time: job.start.elapsed(),
                 hashfull: worker.tt.hashfull(),
+                tbhits: signals.tbhits.load(Ordering::Relaxed),
+                table: worker.root_table(),
                 pv: chosen.pv.clone(),
             };
             job.reporter.info(&job.root, &info);

@@ -111,7 +111,9 @@ pub enum PositionError {
 impl std::fmt::Display for PositionError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            PositionError::Setup { text, reason } => write!(f, "bad position '{text}': {reason}"),
+            PositionError::Setup { text, reason } => {
+                write!(f, "bad position (FEN) '{text}': {reason}")
+            }
             PositionError::Move { index, text, reason } => {
                 write!(f, "move {index} '{text}': {reason}; position unchanged")
             }
@@ -184,6 +186,8 @@ impl<G: Game> Reporter<G> for Text {
             nodes: info.nodes,
             time: info.time,
             hashfull: info.hashfull,
+            tbhits: info.tbhits,
+            table: info.table,
             pv: Vec::new(),
         };
         self.listener.info(&Report { info, pv });
@@ -256,8 +260,10 @@ pub struct Session {
     tt: Arc<TranspositionTable>,
     signals: Arc<Signals>,
     params: Params,
-    /// Where the endgame tables are (`SyzygyPath`, `crown hub --egtb DIR`).
-    tables_path: Option<PathBuf>,
+    /// Where the draughts endgame tables are (`crown hub --egtb DIR`).
+    egtb_path: Option<PathBuf>,
+    /// Where the chess Syzygy tables are (`SyzygyPath`, `:`-separated).
+    syzygy_path: Option<PathBuf>,
     done_tx: Sender<()>,
     done_rx: Receiver<()>,
     /// A running `perft` or `bench` and its busy flag.
@@ -280,7 +286,8 @@ impl Session {
             tt,
             signals,
             params: Params::default(),
-            tables_path: None,
+            egtb_path: None,
+            syzygy_path: None,
             done_tx,
             done_rx,
             task: None,
@@ -355,7 +362,6 @@ impl Session {
             }
             Change::Threads(n) => {
                 let status = with_engine!(&mut self.engine, e => e.set_threads(*n));
-                self.hand_over();
                 if let Err(e) = status {
                     notes.push(e);
                 }
@@ -363,11 +369,13 @@ impl Session {
             Change::ClearHash => self.tt.clear(),
             Change::SearchParam { name, value } => {
                 self.params.set(name, *value);
-                self.hand_over();
+                let params = self.params;
+                with_engine!(&mut self.engine, e => e.set_params(params));
             }
             Change::SearchStep { step, on } => {
                 self.params.off = self.params.off.with(*step, !on);
-                self.hand_over();
+                let params = self.params;
+                with_engine!(&mut self.engine, e => e.set_params(params));
             }
             Change::Chess960(on) if *on != self.settings.chess960 => {
                 // Re-read the current position in the new castling mode.
@@ -392,12 +400,21 @@ impl Session {
                 notes.extend(self.hand_over());
             }
             Change::TablesPath(path) => {
-                self.tables_path = Some(path.clone());
+                self.egtb_path = Some(path.clone());
                 notes.extend(self.hand_over());
+            }
+            Change::SyzygyPath(text) => {
+                let none = text.trim().is_empty() || text.trim() == super::options::NO_PATH;
+                self.syzygy_path = (!none).then(|| PathBuf::from(text.trim()));
+                if self.variant().is_chess() {
+                    notes.extend(self.hand_over());
+                }
             }
             _ => {}
         }
         self.settings.record(&change);
+        let config = self.probe_config();
+        with_engine!(&self.engine, e => e.configure_tables(config));
         let level = self.settings.level(self.scale());
         let seed = self.settings.seed;
         with_engine!(&mut self.engine, e => e.set_level(level, seed));
@@ -412,15 +429,27 @@ impl Session {
         }
     }
 
-    /// Gives the engine's workers the parameters and the tables (after a
-    /// new pool or engine); returns the table-loading messages.
+    /// The table settings from the options.
+    fn probe_config(&self) -> crate::tablebase::ProbeConfig {
+        crate::tablebase::ProbeConfig {
+            depth: self.settings.syzygy_probe_depth,
+            limit: self.settings.syzygy_probe_limit,
+            rule50: self.settings.syzygy_50_move_rule,
+        }
+    }
+
+    /// Gives the engine (a new one, or new tables) the parameters and the
+    /// tables of its game; returns the table-loading messages.
     fn hand_over(&mut self) -> Vec<String> {
         let params = self.params;
-        let root = self.tables_path.clone();
+        let path = if self.variant().is_chess() { &self.syzygy_path } else { &self.egtb_path };
+        let path = path.clone();
+        let config = self.probe_config();
         with_engine!(&mut self.engine, e => {
             e.set_params(params);
-            let (tables, notes) = load_tables(e, root.as_deref());
+            let (tables, notes) = load_tables(e, path.as_deref());
             e.set_tables(tables);
+            e.configure_tables(config);
             notes
         })
     }

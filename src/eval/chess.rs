@@ -631,7 +631,7 @@ impl Evaluator<Position> for ChessEvaluator {
 
 impl Playable for Position {
     type Evaluator = crate::eval::nnue::NetworkEvaluator;
-    type Tables = crate::tablebase::NoTables;
+    type Tables = crate::chess::syzygy::Syzygy;
 
     const EXCHANGE: bool = true;
 

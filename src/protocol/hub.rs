@@ -158,7 +158,7 @@ pub fn handshake(settings: &Settings, variant: Variant) -> Vec<String> {
                 let value = if spec.name == "Ponder" { settings.ponder } else { default };
                 format!("param name={name} value={value} type=bool")
             }
-            Kind::Button => continue,
+            Kind::Button | Kind::String { .. } => continue,
         };
         lines.push(line);
     }

@@ -20,6 +20,7 @@ use crate::game::Variant;
 use crate::protocol::{serve, spawn_reader, Command, Front, Go, Parsed, Printer, Setup};
 use crate::score::mate_in_moves;
 use crate::search::ScoreBound;
+use crate::tablebase::Wdl;
 use std::io::BufRead;
 use std::sync::Arc;
 use vampirc_uci::{Serializable, UciMessage, UciOptionConfig};
@@ -266,16 +267,23 @@ impl Listener for UciListener {
             ScoreBound::Exact => {}
         }
         if self.show_wdl {
-            let (w, d, l) = wdl(info.score);
+            // A root the tables decide shows their result.
+            let (w, d, l) = match info.table {
+                Some(Wdl::Win) => (1000, 0, 0),
+                Some(Wdl::Draw) => (0, 1000, 0),
+                Some(Wdl::Loss) => (0, 0, 1000),
+                None => wdl(info.score),
+            };
             line += &format!(" wdl {w} {d} {l}");
         }
         let ms = info.time.as_millis().max(1);
         let nps = info.nodes as u128 * 1000 / ms;
         line += &format!(
-            " nodes {} nps {} hashfull {} time {}",
+            " nodes {} nps {} hashfull {} tbhits {} time {}",
             info.nodes,
             nps,
             info.hashfull,
+            info.tbhits,
             info.time.as_millis()
         );
         if !report.pv.is_empty() {
@@ -325,6 +333,9 @@ pub fn handshake() -> Vec<String> {
                 UciOptionConfig::Check { name: spec.name.into(), default: Some(default) }
             }
             Kind::Button => UciOptionConfig::Button { name: spec.name.into() },
+            Kind::String { default } => {
+                UciOptionConfig::String { name: spec.name.into(), default: Some(default.into()) }
+            }
         };
         lines.push(UciMessage::Option(config).serialize());
     }

@@ -16,7 +16,7 @@ use crate::search::ordering::{is_bad_tactical, loses_exchange, Continuation, Mov
 use crate::search::params::Step;
 use crate::search::tt::{Bound, Entry, Store};
 use crate::search::worker::Worker;
-use crate::tablebase::Probe;
+use crate::tablebase::{Probe, Wdl};
 
 /// A node kind, known at compile time.
 pub trait NodeKind {
@@ -36,6 +36,10 @@ impl NodeKind for Pv {
 impl NodeKind for NonPv {
     const PV: bool = false;
 }
+
+/// Added to the depth of a table result stored in the transposition table:
+/// no search of that node is deeper, so the stored bound is always used.
+const TABLE_DEPTH_BONUS: i32 = 6;
 
 /// Quiet moves remembered per node for the history malus.
 const QUIETS_TRACKED: usize = 64;
@@ -215,13 +219,54 @@ impl<G: Playable> Worker<G> {
         }
 
         // Step 5b: endgame tablebase: below the root, a position the tables
-        // cover has a known result (capture positions included). A win
-        // scores far above any evaluation but below mate, plus the static
-        // evaluation so that the winning side still makes progress (the
-        // tables hold no distance); the draw rules were applied in step 3.
+        // cover has a known result (capture positions included; the tables
+        // decide at which depth and fifty-move count a probe is worth it).
+        // A win scores far above any evaluation but below mate, plus the
+        // static evaluation so that the winning side still makes progress
+        // (the tables hold no distance); the draw rules were applied in
+        // step 3. The result is a bound: a win is at least that (a mate may
+        // be found), a loss at most that; a draw is exact. A bound that
+        // settles the window ends the node (and is stored in the table, deep
+        // enough to outlast any search of it); otherwise a PV node searches
+        // on, within the bound.
+        let mut table_floor = -INFINITE;
+        let mut table_ceiling = INFINITE;
         if excluded.is_none() {
-            if let Some(wdl) = self.tables.as_ref().and_then(|t| t.probe(pos)) {
-                return super::table_score(wdl, self.static_eval(pos));
+            if let Some(wdl) = self.tables.as_ref().and_then(|t| t.search_probe(pos, depth)) {
+                self.tbhits += 1;
+                let score = super::table_score(wdl, self.static_eval(pos));
+                let bound = match wdl {
+                    Wdl::Win => Bound::Lower,
+                    Wdl::Draw => Bound::Exact,
+                    Wdl::Loss => Bound::Upper,
+                };
+                let settles = match bound {
+                    Bound::Lower => score >= beta,
+                    Bound::Upper => score <= alpha,
+                    _ => true,
+                };
+                if settles {
+                    self.tt.store(
+                        key,
+                        ply,
+                        Store {
+                            mv: 0,
+                            score,
+                            eval: score,
+                            depth: (depth + TABLE_DEPTH_BONUS).min(MAX_PLY as i32 - 1),
+                            bound,
+                        },
+                    );
+                    return score;
+                }
+                if N::PV {
+                    if bound == Bound::Lower {
+                        table_floor = score;
+                        alpha = alpha.max(score);
+                    } else {
+                        table_ceiling = score;
+                    }
+                }
             }
         }
 
@@ -541,6 +586,9 @@ impl<G: Playable> Worker<G> {
             // is "fail low"; otherwise at least one move is always searched.
             return if excluded.is_some() { alpha } else { no_move_score(pos, ply) };
         }
+
+        // A table bound found in step 5b holds whatever the moves said.
+        best_score = best_score.clamp(table_floor, table_ceiling);
 
         // Step 17: store the result for later visits and other threads.
         if excluded.is_none() {

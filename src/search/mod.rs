@@ -82,6 +82,8 @@ pub struct Signals {
     pub pondering: AtomicBool,
     /// Nodes searched by all threads, published every few thousand nodes.
     pub nodes: AtomicU64,
+    /// Endgame-table probes that gave a result, published with `nodes`.
+    pub tbhits: AtomicU64,
 }
 
 impl Signals {
@@ -122,6 +124,11 @@ pub struct Info<M> {
     pub time: Duration,
     /// Per-mille fill of the transposition table.
     pub hashfull: u32,
+    /// Endgame-table probes that gave a result (all threads).
+    pub tbhits: u64,
+    /// The endgame-table result of the root, when the tables chose the
+    /// root moves (the score then follows the search, the result this).
+    pub table: Option<Wdl>,
     /// The principal variation from the root.
     pub pv: Vec<M>,
 }

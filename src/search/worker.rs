@@ -12,6 +12,7 @@ use crate::search::ordering::History;
 use crate::search::params::{Params, Step};
 use crate::search::tt::TranspositionTable;
 use crate::search::{Finding, Info, Limits, Reporter, ScoreBound, Signals};
+use crate::tablebase::{Probe, Wdl};
 use crate::time::{self, Deadlines};
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
@@ -80,6 +81,11 @@ pub struct Worker<G: Playable> {
     pub(crate) signals: Arc<Signals>,
     pub(crate) nodes: u64,
     published: u64,
+    /// Table probes that gave a result, and how many were published.
+    pub(crate) tbhits: u64,
+    published_tbhits: u64,
+    /// The table result of the root when the tables chose its moves.
+    root_table: Option<Wdl>,
     pub(crate) seldepth: usize,
     pub(crate) keys: Vec<u64>,
     pub(crate) frames: Vec<Frame<G::Move>>,
@@ -111,6 +117,9 @@ impl<G: Playable> Worker<G> {
             signals,
             nodes: 0,
             published: 0,
+            tbhits: 0,
+            published_tbhits: 0,
+            root_table: None,
             seldepth: 0,
             keys: Vec::with_capacity(1024),
             frames: vec![Frame::default(); MAX_PLY + 4],
@@ -158,6 +167,11 @@ impl<G: Playable> Worker<G> {
         self.tt = tt;
     }
 
+    /// The table result of the last root, when the tables chose its moves.
+    pub fn root_table(&self) -> Option<Wdl> {
+        self.root_table
+    }
+
     /// Probes these endgame tables from the next search on (`None`: none).
     pub fn set_tables(&mut self, tables: Option<Arc<G::Tables>>) {
         self.tables = tables;
@@ -183,6 +197,8 @@ impl<G: Playable> Worker<G> {
     fn publish_nodes(&mut self) {
         self.signals.nodes.fetch_add(self.nodes - self.published, Ordering::Relaxed);
         self.published = self.nodes;
+        self.signals.tbhits.fetch_add(self.tbhits - self.published_tbhits, Ordering::Relaxed);
+        self.published_tbhits = self.tbhits;
     }
 
     fn check_limits(&mut self) {
@@ -353,6 +369,9 @@ impl<G: Playable> Worker<G> {
     fn prepare(&mut self, root: &G, history: &[u64], limits: &Limits<G::Move>, start: Instant) {
         self.nodes = 0;
         self.published = 0;
+        self.tbhits = 0;
+        self.published_tbhits = 0;
+        self.root_table = None;
         self.stopped = false;
         self.node_limit = if self.id == 0 { limits.nodes } else { None };
         self.level_cap =
@@ -391,6 +410,16 @@ impl<G: Playable> Worker<G> {
                 seldepth: 0,
             })
             .collect();
+        // Tables with distances keep only the root moves that preserve the
+        // result and make progress (unless that leaves none of the moves
+        // asked for).
+        if let Some(filter) = self.tables.as_ref().and_then(|t| t.root_moves(root)) {
+            self.tbhits += filter.probes;
+            if self.root_moves.iter().any(|rm| filter.moves.contains(&rm.mv)) {
+                self.root_moves.retain(|rm| filter.moves.contains(&rm.mv));
+                self.root_table = Some(filter.wdl);
+            }
+        }
     }
 
     /// Searches the current PV index with a window around the last score,
@@ -485,6 +514,9 @@ impl<G: Playable> Worker<G> {
             nodes: self.signals.nodes.load(Ordering::Relaxed).max(self.nodes),
             time: start.elapsed(),
             hashfull: self.tt.hashfull(),
+            tbhits: self.signals.tbhits.load(Ordering::Relaxed)
+                + (self.tbhits - self.published_tbhits),
+            table: self.root_table,
             pv: rm.pv.clone(),
         }
     }
