@@ -538,3 +538,30 @@ fn a_game_of_short_searches_is_legal_throughout() {
     }
     e.quit();
 }
+
+#[test]
+fn eval_file_loads_a_network_and_refuses_a_foreign_file() {
+    let dir = std::env::temp_dir().join(format!("crown-evalfile-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let foreign = dir.join("foreign.nnue");
+    std::fs::write(&foreign, b"not a network at all").unwrap();
+    let mut e = Engine::ready();
+    e.send("position startpos moves e2e4");
+    // A foreign file is refused with a message; the hand-set evaluation stays.
+    e.send(&format!("setoption name EvalFile value {}", foreign.display()));
+    let lines = e.sync();
+    assert!(lines.iter().any(|l| l.starts_with("info string error: EvalFile")), "{lines:?}");
+    e.send("eval");
+    let eval = e.until(|l| l.starts_with("Final evaluation"));
+    assert!(eval.iter().any(|l| l.contains("hand-set evaluation (in use)")), "{eval:?}");
+    // The embedded network is taken and used.
+    e.send("setoption name EvalFile value <embedded>");
+    let lines = e.sync();
+    assert!(lines.iter().any(|l| l.contains("hidden units")), "{lines:?}");
+    e.send("eval");
+    let eval = e.until(|l| l.starts_with("Final evaluation"));
+    assert!(eval.iter().any(|l| l.starts_with("network (")), "{eval:?}");
+    best_move(&e.search("go depth 3"), &after(START, Variant::Chess, &["e2e4"])).expect("move");
+    e.quit();
+    let _ = std::fs::remove_dir_all(&dir);
+}

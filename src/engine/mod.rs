@@ -18,6 +18,7 @@ pub mod session;
 
 pub use session::Session;
 
+use crate::eval::nnue::Network;
 use crate::eval::Playable;
 use crate::search::level::{self, Level, LevelPlay};
 use crate::search::params::Params;
@@ -45,6 +46,8 @@ pub struct Engine<G: Playable> {
     /// The tunables and the endgame tables every worker has.
     params: Params,
     tables: Option<Arc<G::Tables>>,
+    /// The evaluation network every worker uses (none: hand-set).
+    network: Option<Arc<Network>>,
 }
 
 impl<G: Playable> Engine<G> {
@@ -68,6 +71,7 @@ impl<G: Playable> Engine<G> {
             seed: 0,
             params: Params::default(),
             tables: None,
+            network: None,
         };
         (engine, status)
     }
@@ -108,6 +112,7 @@ impl<G: Playable> Engine<G> {
         self.pool = pool;
         self.set_params(self.params);
         self.set_tables(self.tables.clone());
+        self.set_network(self.network.clone());
         status
     }
 
@@ -127,6 +132,13 @@ impl<G: Playable> Engine<G> {
     pub fn set_tables(&mut self, tables: Option<Arc<G::Tables>>) {
         self.tables.clone_from(&tables);
         self.pool.edit(Arc::new(move |w| w.set_tables(tables.clone())));
+    }
+
+    /// Hands the evaluation network to every worker (`None`: evaluate
+    /// without one).
+    pub fn set_network(&mut self, network: Option<Arc<Network>>) {
+        self.network.clone_from(&network);
+        self.pool.edit(Arc::new(move |w| w.set_network(network.as_ref())));
     }
 
     /// The endgame tables the workers probe.

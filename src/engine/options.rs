@@ -88,10 +88,16 @@ pub const OPTIONS: &[Spec] = &[
         kind: Kind::Spin { default: 0, min: 0, max: MAX_SEED },
     },
     Spec { name: "SyzygyPath", hub: None, kind: Kind::String { default: NO_PATH } },
+    Spec { name: "EvalFile", hub: None, kind: Kind::String { default: NO_NET } },
     Spec { name: "SyzygyProbeDepth", hub: None, kind: Kind::Spin { default: 1, min: 1, max: 100 } },
     Spec { name: "Syzygy50MoveRule", hub: None, kind: Kind::Check { default: true } },
     Spec { name: "SyzygyProbeLimit", hub: None, kind: Kind::Spin { default: 7, min: 0, max: 7 } },
 ];
+
+/// The `EvalFile` of the hand-set evaluation (no network).
+pub const NO_NET: &str = "<none>";
+/// The `EvalFile` of the network embedded in the binary.
+pub const EMBEDDED_NET: &str = "<embedded>";
 
 /// The `SyzygyPath` that loads no tables (Stockfish's spelling).
 pub const NO_PATH: &str = "<empty>";
@@ -151,6 +157,9 @@ pub enum Change {
     /// Load the Syzygy tables of these directories (`:`-separated;
     /// [`NO_PATH`] or empty: none).
     SyzygyPath(String),
+    /// Evaluate chess with this network file ([`NO_NET`]: the hand-set
+    /// evaluation; [`EMBEDDED_NET`]: the network in the binary).
+    EvalFile(String),
     /// Smallest remaining depth for a table probe at the piece limit.
     SyzygyProbeDepth(i32),
     /// Whether cursed wins and blessed losses count as draws.
@@ -297,6 +306,7 @@ pub fn parse(name: &str, value: Option<&str>) -> Result<Change, OptionError> {
         "SyzygyPath" => {
             Change::SyzygyPath(if text.is_empty() { NO_PATH.into() } else { text.into() })
         }
+        "EvalFile" => Change::EvalFile(if text.is_empty() { NO_NET.into() } else { text.into() }),
         "SyzygyProbeDepth" => Change::SyzygyProbeDepth(int()? as i32),
         "Syzygy50MoveRule" => Change::Syzygy50MoveRule(boolean()?),
         "SyzygyProbeLimit" => Change::SyzygyProbeLimit(int()? as u32),
@@ -418,7 +428,7 @@ impl Settings {
             Change::SyzygyProbeDepth(depth) => self.syzygy_probe_depth = *depth,
             Change::Syzygy50MoveRule(on) => self.syzygy_50_move_rule = *on,
             Change::SyzygyProbeLimit(limit) => self.syzygy_probe_limit = *limit,
-            Change::Variant(_) | Change::TablesPath(_) => {}
+            Change::Variant(_) | Change::TablesPath(_) | Change::EvalFile(_) => {}
         }
     }
 

@@ -262,6 +262,8 @@ pub struct Session {
     params: Params,
     /// Where the draughts endgame tables are (`crown hub --egtb DIR`).
     egtb_path: Option<PathBuf>,
+    /// The chess evaluation network (`EvalFile`; none: hand-set).
+    network: Option<Arc<crate::eval::nnue::Network>>,
     /// Where the chess Syzygy tables are (`SyzygyPath`, `:`-separated).
     syzygy_path: Option<PathBuf>,
     done_tx: Sender<()>,
@@ -288,6 +290,7 @@ impl Session {
             params: Params::default(),
             egtb_path: None,
             syzygy_path: None,
+            network: None,
             done_tx,
             done_rx,
             task: None,
@@ -403,6 +406,20 @@ impl Session {
                 self.egtb_path = Some(path.clone());
                 notes.extend(self.hand_over());
             }
+            Change::EvalFile(name) => {
+                let network = load_network(name)?;
+                notes.push(match &network {
+                    Some(net) => format!(
+                        "EvalFile {}: network with {} hidden units",
+                        cut(name, 100),
+                        net.hidden()
+                    ),
+                    None => "EvalFile <none>: the hand-set evaluation".to_string(),
+                });
+                self.network = network;
+                let network = self.network.clone();
+                with_engine!(&mut self.engine, e => e.set_network(network));
+            }
             Change::SyzygyPath(text) => {
                 let none = text.trim().is_empty() || text.trim() == super::options::NO_PATH;
                 self.syzygy_path = (!none).then(|| PathBuf::from(text.trim()));
@@ -445,8 +462,10 @@ impl Session {
         let path = if self.variant().is_chess() { &self.syzygy_path } else { &self.egtb_path };
         let path = path.clone();
         let config = self.probe_config();
+        let network = self.network.clone();
         with_engine!(&mut self.engine, e => {
             e.set_params(params);
+            e.set_network(network.clone());
             let (tables, notes) = load_tables(e, path.as_deref());
             e.set_tables(tables);
             e.configure_tables(config);
@@ -571,6 +590,27 @@ fn load_tables<G: Playable>(
     let Some(root) = root else { return (None, Vec::new()) };
     let (tables, notes) = G::Tables::load(root, engine.position().variant());
     (tables.map(Arc::new), notes)
+}
+
+/// The network an `EvalFile` value names: none, the embedded one, or a
+/// file. A file that cannot be read or is not a Crown network is refused
+/// with the reason (the caller keeps the network it had).
+fn load_network(name: &str) -> Result<Option<Arc<crate::eval::nnue::Network>>, String> {
+    use super::options::{EMBEDDED_NET, NO_NET};
+    match name.trim() {
+        NO_NET => Ok(None),
+        EMBEDDED_NET => crate::eval::nnue::default_network()
+            .map(Some)
+            .ok_or_else(|| "no network is embedded in this build".to_string()),
+        path => {
+            let bytes =
+                std::fs::read(path).map_err(|e| format!("EvalFile {}: {e}", cut(path, 100)))?;
+            let net = crate::eval::nnue::Network::from_bytes(&bytes).map_err(|e| {
+                format!("EvalFile {}: {e}; keeping the evaluation in use", cut(path, 100))
+            })?;
+            Ok(Some(Arc::new(net)))
+        }
+    }
 }
 
 /// Reads a setup and plays `moves` from it; returns the root and the keys

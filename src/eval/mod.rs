@@ -26,9 +26,9 @@ pub trait Evaluator<G: Game>: Default + Clone + Send {
         format!("evaluation: {} (side to move)", self.evaluate(pos))
     }
 
-    /// Replaces the network, for evaluators that use one (chess); others
-    /// ignore it.
-    fn set_network(&mut self, _net: &std::sync::Arc<crate::eval::nnue::Network>) {}
+    /// Evaluates with this network (`None`: without one), for evaluators
+    /// that can use one (chess); others ignore it.
+    fn set_network(&mut self, _net: Option<&std::sync::Arc<crate::eval::nnue::Network>>) {}
 }
 
 /// A game the search can play: rules plus evaluation knowledge.

@@ -3,6 +3,7 @@
 //!
 //! * [`worker`]: one search thread's state and its iterative deepening loop.
 //! * [`alphabeta`]: the numbered steps of the tree search itself.
+//! * [`quiescence`]: the quiescence search at its leaves.
 //! * [`ordering`]: move ordering (history, killers, counter moves).
 //! * [`tt`]: the shared lock-free transposition table.
 //! * [`params`]: every search tunable in one table.
@@ -16,6 +17,7 @@ pub mod alphabeta;
 pub mod level;
 pub mod ordering;
 pub mod params;
+pub mod quiescence;
 pub mod tt;
 pub mod worker;
 

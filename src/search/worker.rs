@@ -157,7 +157,7 @@ impl<G: Playable> Worker<G> {
     }
 
     /// Gives the evaluator a network (ignored by evaluators without one).
-    pub fn set_network(&mut self, net: &Arc<crate::eval::nnue::Network>) {
+    pub fn set_network(&mut self, net: Option<&Arc<crate::eval::nnue::Network>>) {
         use crate::eval::Evaluator;
         self.eval.set_network(net);
     }

@@ -102,8 +102,8 @@ impl Evaluator<Position> for NetworkEvaluator {
         }
     }
 
-    fn set_network(&mut self, net: &Arc<Network>) {
-        self.net = Some(Arc::clone(net));
+    fn set_network(&mut self, net: Option<&Arc<Network>>) {
+        self.net = net.cloned();
         self.cache.clear();
     }
 }

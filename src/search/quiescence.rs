@@ -1,0 +1,127 @@
+//! Quiescence search: only tactical moves, until the position is quiet, so
+//! the static evaluation is never taken in the middle of an exchange (chess)
+//! or of a forced capture sequence (draughts). Steps numbered as in the
+//! main search (`alphabeta.rs`), whose node kinds and conventions it shares.
+
+use super::alphabeta::{no_move_score, tt_cutoff, NodeKind};
+use crate::eval::Playable;
+use crate::score::{Score, DRAW, INFINITE, MAX_PLY};
+use crate::search::ordering::{loses_exchange, Continuation, MovePicker};
+use crate::search::params::Step;
+use crate::search::tt::{Bound, Store};
+use crate::search::worker::Worker;
+
+impl<G: Playable> Worker<G> {
+    /// Quiescence search: only tactical moves, until the position is quiet,
+    /// so the static evaluation is never taken in the middle of an exchange.
+    pub(crate) fn qsearch<N: NodeKind>(
+        &mut self,
+        pos: &G,
+        mut alpha: Score,
+        beta: Score,
+        ply: usize,
+    ) -> Score {
+        if self.should_stop() {
+            return DRAW;
+        }
+        self.count_node();
+        self.seldepth = self.seldepth.max(ply + 1);
+        self.pv[ply].clear();
+        if pos.rule_draw() {
+            return DRAW;
+        }
+        let in_check = pos.in_check();
+        if ply >= MAX_PLY - 2 {
+            return if in_check { DRAW } else { self.static_eval(pos) };
+        }
+
+        // Step 1: a stored bound may already answer.
+        let key = pos.hash();
+        let entry = self.tt.probe(key, ply);
+        if let Some(e) = &entry {
+            if !N::PV && tt_cutoff(e, 0, alpha, beta) {
+                return e.score;
+            }
+        }
+
+        // Step 2: the tactical moves (all evasions when in check).
+        let mut list = G::MoveList::default();
+        pos.generate_tactical(&mut list);
+        if list.is_empty() {
+            if in_check {
+                return no_move_score(pos, ply);
+            }
+            if G::FORCED_CAPTURES && pos.count_legal() == 0 {
+                return no_move_score(pos, ply);
+            }
+        }
+
+        // Step 3: stand pat: the side to move may decline every capture,
+        // unless it is in check or captures are compulsory.
+        let may_stand = !in_check && (!G::FORCED_CAPTURES || list.is_empty());
+        let mut best_score = -INFINITE;
+        let mut eval = 0;
+        if may_stand {
+            eval = match &entry {
+                Some(e) => e.eval,
+                None => self.static_eval(pos),
+            };
+            best_score = eval;
+            if eval >= beta {
+                return eval;
+            }
+            alpha = alpha.max(eval);
+        }
+
+        let tt_move = entry
+            .as_ref()
+            .filter(|e| e.mv != 0)
+            .and_then(|e| list.iter().copied().find(|&m| G::move_key(m) == e.mv));
+        let mut picker =
+            MovePicker::new(pos, &mut list, tt_move, &self.history, ply, Continuation::default());
+        let mut best_move = None;
+        while let Some((mv, order)) = picker.pick(pos) {
+            // Step 4: losing exchanges are not worth resolving.
+            if may_stand && self.params.on(Step::QsearchSee) && loses_exchange(pos, mv, order) {
+                continue;
+            }
+            let child = self.enter(pos, mv, ply);
+            let score = -self.qsearch::<N>(&child, -beta, -alpha, ply + 1);
+            self.leave();
+            if self.stopped {
+                return DRAW;
+            }
+            if score > best_score {
+                best_score = score;
+                if score > alpha {
+                    best_move = Some(mv);
+                    if N::PV {
+                        self.update_pv(ply, mv);
+                    }
+                    if score >= beta {
+                        break;
+                    }
+                    alpha = score;
+                }
+            }
+        }
+        if best_score == -INFINITE {
+            // In check with only losing-looking evasions pruned cannot
+            // happen (nothing is pruned in check); keep a sane value anyway.
+            best_score = eval;
+        }
+        let bound = if best_score >= beta { Bound::Lower } else { Bound::Upper };
+        self.tt.store(
+            key,
+            ply,
+            Store {
+                mv: best_move.map_or(0, G::move_key),
+                score: best_score,
+                eval,
+                depth: 0,
+                bound,
+            },
+        );
+        best_score
+    }
+}
