@@ -170,6 +170,21 @@ pub struct Finding<M> {
     pub seldepth: usize,
 }
 
+/// A one-thread search of `pos` under `limits`, from a fresh worker and a
+/// table of `table_mb` MB, with nothing reported: the entry point for tools
+/// that want a move or a score (opening balance, `genfens`). `None` when
+/// the table cannot be allocated or there is no legal move.
+pub fn search_once<G: crate::eval::Playable>(
+    pos: &G,
+    limits: &Limits<G::Move>,
+    table_mb: usize,
+) -> Option<Finding<G::Move>> {
+    let tt = std::sync::Arc::new(tt::TranspositionTable::new(table_mb).ok()?);
+    let mut worker = Worker::<G>::new(0, tt, std::sync::Arc::new(Signals::default()));
+    let found = worker.think(pos, &[], limits, &Silent, std::time::Instant::now());
+    (!found.pv.is_empty()).then_some(found)
+}
+
 /// The search score of an endgame-table result, given the static
 /// evaluation of the position (both for the side to move): a win is
 /// [`TABLE_WIN`] plus the clamped evaluation, so that among winning lines

@@ -20,11 +20,8 @@
 use super::openings::{self, Rng, BALANCED};
 use crate::chess::Position;
 use crate::game::{Game, Variant};
-use crate::search::tt::TranspositionTable;
-use crate::search::{Limits, Signals, Silent, Worker};
+use crate::search::Limits;
 use std::path::PathBuf;
-use std::sync::Arc;
-use std::time::Instant;
 
 /// Random plies played from the start position when there is no book.
 pub const RANDOM_PLIES: usize = 8;
@@ -108,11 +105,8 @@ pub fn load_book(path: &std::path::Path) -> Result<Vec<Position>, String> {
 /// A fixed search's score of `pos` for the side to move (`None` when it
 /// has no legal move).
 pub fn balance_score(pos: &Position) -> Option<i32> {
-    let tt = Arc::new(TranspositionTable::new(1).ok()?);
-    let mut worker = Worker::<Position>::new(0, tt, Arc::new(Signals::default()));
     let limits = Limits { nodes: Some(BALANCE_NODES), ..Limits::default() };
-    let found = worker.think(pos, &[], &limits, &Silent, Instant::now());
-    (!found.pv.is_empty()).then_some(found.score)
+    crate::search::search_once(pos, &limits, 1).map(|found| found.score)
 }
 
 /// One random position: a book line (or the start) and random plies;

@@ -20,10 +20,7 @@ use crate::chess::chess960::chess960_fen;
 use crate::chess::san::parse_san;
 use crate::eval::Playable;
 use crate::game::{Game, Variant};
-use crate::search::tt::TranspositionTable;
-use crate::search::{Limits, Signals, Silent, Worker};
-use std::sync::Arc;
-use std::time::Instant;
+use crate::search::Limits;
 
 /// An opening as text, before it is checked against the rules.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -238,12 +235,8 @@ pub trait Balance: Game {
 }
 
 fn searched_balance<G: Playable>(pos: &G) -> Option<i32> {
-    let tt = Arc::new(TranspositionTable::new(1).ok()?);
-    let signals = Arc::new(Signals::default());
-    let mut worker = Worker::<G>::new(0, tt, signals);
     let limits = Limits { depth: Some(BALANCE_DEPTH), ..Limits::default() };
-    let found = worker.think(pos, &[], &limits, &Silent, Instant::now());
-    (!found.pv.is_empty()).then_some(found.score)
+    crate::search::search_once(pos, &limits, 1).map(|found| found.score)
 }
 
 impl Balance for crate::chess::Position {
