@@ -23,9 +23,8 @@ use crown::draughts::fen::write_hub;
 use crown::draughts::rules::InternationalRules;
 use crown::draughts::International as Position;
 use crown::game::{random_playout, Game, Variant};
-use std::collections::VecDeque;
 use std::time::{Duration, Instant};
-use stress_support::{hub_field, pause, seed, soak, Proc, Rng, DUE};
+use stress_support::{hub_field, pause, seed, soak, Owed, Proc, Rng, DUE, HUB};
 
 /// The position of the determinism check: six plies of a fixed random game.
 fn fixed() -> String {
@@ -91,75 +90,6 @@ impl Empty for Position {
     }
 }
 
-/// What a process owes: searches not yet answered (`done`), `ping` not yet
-/// answered (`pong`).
-#[derive(Default)]
-struct Owed {
-    gos: u64,
-    dones: u64,
-    ready: VecDeque<Instant>,
-    infinite: bool,
-}
-
-impl Owed {
-    fn take(&mut self, line: &stress_support::Line, p: &Proc, ctx: &str) {
-        if line.text == "done" || line.text.starts_with("done ") {
-            self.dones += 1;
-            assert!(
-                self.dones <= self.gos,
-                "{ctx}: more done ({}) than go ({})\n{}",
-                self.dones,
-                self.gos,
-                p.dump()
-            );
-        } else if line.text == "pong" {
-            let sent = self.ready.pop_front().unwrap_or_else(|| {
-                panic!("{ctx}: pong without ping\n{}", p.dump());
-            });
-            let took = line.at.duration_since(sent);
-            assert!(took <= DUE, "{ctx}: pong after {took:?}\n{}", p.dump());
-        }
-    }
-
-    /// Reads what is there without waiting.
-    fn drain(&mut self, p: &mut Proc, ctx: &str) {
-        while let Some(line) = p.next(Duration::ZERO) {
-            self.take(&line, p, ctx);
-        }
-    }
-
-    /// Sends `stop` as often as needed and reads until everything owed has
-    /// come; fails when nothing arrives for [`DUE`] while something is owed.
-    fn settle(&mut self, p: &mut Proc, ctx: &str) {
-        let mut last = Instant::now();
-        let mut stopped = Instant::now() - DUE;
-        while self.dones < self.gos || !self.ready.is_empty() {
-            if let Some(front) = self.ready.front() {
-                assert!(front.elapsed() <= DUE + DUE, "{ctx}: ping unanswered\n{}", p.dump());
-            }
-            if self.dones < self.gos && stopped.elapsed() > Duration::from_millis(200) {
-                p.send("stop");
-                stopped = Instant::now();
-            }
-            match p.next(Duration::from_millis(50)) {
-                Some(line) => {
-                    last = Instant::now();
-                    self.take(&line, p, ctx);
-                }
-                None => assert!(
-                    last.elapsed() <= DUE,
-                    "{ctx}: hang: {} of {} done, {} ping owed\n{}",
-                    self.dones,
-                    self.gos,
-                    self.ready.len(),
-                    p.dump()
-                ),
-            }
-        }
-        self.infinite = false;
-    }
-}
-
 /// One random sequence of 3 to 14 commands.
 fn sequence(rng: &mut Rng, p: &mut Proc, owed: &mut Owed, fens: &[String], ctx: &str) {
     let threads = if rng.chance(50) { 1 } else { 2 };
@@ -210,14 +140,14 @@ fn random_sequences_keep_the_hub_contract() {
         reference(&mut p, &format!("seed {seed}: fresh process"))
     };
     let mut p = fresh();
-    let mut owed = Owed::default();
+    let mut owed = Owed::new(HUB);
     let mut done = 0;
     while done < total {
         let ctx = format!("seed {seed}, sequence {done}");
         sequence(&mut rng, &mut p, &mut owed, &fens, &ctx);
         let got = reference(&mut p, &ctx);
         assert_eq!(got, want, "{ctx}: depth 8 after the sequence differs from a fresh process");
-        owed = Owed { gos: owed.gos + 1, dones: owed.dones + 1, ..Owed::default() };
+        owed = owed.after_reference();
         if rng.chance(3) {
             // Quit, sometimes in the middle of a search: the process must go.
             if rng.chance(50) {
@@ -226,7 +156,7 @@ fn random_sequences_keep_the_hub_contract() {
             p.send("quit");
             assert!(p.wait_exit(DUE).is_some(), "{ctx}: still running 2 s after quit");
             p = fresh();
-            owed = Owed::default();
+            owed = Owed::new(HUB);
         }
         done += 1;
     }

@@ -21,9 +21,8 @@ mod stress_support;
 
 use crown::chess::Position;
 use crown::game::{random_playout, Game, Variant};
-use std::collections::VecDeque;
 use std::time::{Duration, Instant};
-use stress_support::{field, pause, seed, soak, Proc, Rng, DUE};
+use stress_support::{field, pause, seed, soak, Owed, Proc, Rng, DUE, UCI};
 
 /// The position of the determinism check.
 const FIXED: &str = "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4";
@@ -72,74 +71,6 @@ impl Empty for Position {
         let mut list = <Position as Game>::MoveList::default();
         self.generate(&mut list);
         list.is_empty()
-    }
-}
-
-/// What a process owes: searches not yet answered, `isready` not yet answered.
-#[derive(Default)]
-struct Owed {
-    gos: u64,
-    bestmoves: u64,
-    ready: VecDeque<Instant>,
-    infinite: bool,
-}
-
-impl Owed {
-    fn take(&mut self, line: &stress_support::Line, p: &Proc, ctx: &str) {
-        if line.text.starts_with("bestmove") {
-            self.bestmoves += 1;
-            assert!(
-                self.bestmoves <= self.gos,
-                "{ctx}: more bestmoves ({}) than go ({})\n{}",
-                self.bestmoves,
-                self.gos,
-                p.dump()
-            );
-        } else if line.text == "readyok" {
-            let sent = self.ready.pop_front().unwrap_or_else(|| {
-                panic!("{ctx}: readyok without isready\n{}", p.dump());
-            });
-            let took = line.at.duration_since(sent);
-            assert!(took <= DUE, "{ctx}: readyok after {took:?}\n{}", p.dump());
-        }
-    }
-
-    /// Reads what is there without waiting.
-    fn drain(&mut self, p: &mut Proc, ctx: &str) {
-        while let Some(line) = p.next(Duration::ZERO) {
-            self.take(&line, p, ctx);
-        }
-    }
-
-    /// Sends `stop` as often as needed and reads until everything owed has
-    /// come; fails when nothing arrives for [`DUE`] while something is owed.
-    fn settle(&mut self, p: &mut Proc, ctx: &str) {
-        let mut last = Instant::now();
-        let mut stopped = Instant::now() - DUE;
-        while self.bestmoves < self.gos || !self.ready.is_empty() {
-            if let Some(front) = self.ready.front() {
-                assert!(front.elapsed() <= DUE + DUE, "{ctx}: isready unanswered\n{}", p.dump());
-            }
-            if self.bestmoves < self.gos && stopped.elapsed() > Duration::from_millis(200) {
-                p.send("stop");
-                stopped = Instant::now();
-            }
-            match p.next(Duration::from_millis(50)) {
-                Some(line) => {
-                    last = Instant::now();
-                    self.take(&line, p, ctx);
-                }
-                None => assert!(
-                    last.elapsed() <= DUE,
-                    "{ctx}: hang: {} of {} bestmoves, {} isready owed\n{}",
-                    self.bestmoves,
-                    self.gos,
-                    self.ready.len(),
-                    p.dump()
-                ),
-            }
-        }
-        self.infinite = false;
     }
 }
 
@@ -194,14 +125,14 @@ fn random_sequences_keep_the_uci_contract() {
         reference(&mut p, &format!("seed {seed}: fresh process"))
     };
     let mut p = fresh();
-    let mut owed = Owed::default();
+    let mut owed = Owed::new(UCI);
     let mut done = 0;
     while done < total {
         let ctx = format!("seed {seed}, sequence {done}");
         sequence(&mut rng, &mut p, &mut owed, &fens, &ctx);
         let got = reference(&mut p, &ctx);
         assert_eq!(got, want, "{ctx}: go depth 8 after the sequence differs from a fresh process");
-        owed = Owed { gos: owed.gos + 1, bestmoves: owed.bestmoves + 1, ..Owed::default() };
+        owed = owed.after_reference();
         if rng.chance(3) {
             // Quit, sometimes in the middle of a search: the process must go.
             if rng.chance(50) {
@@ -210,7 +141,7 @@ fn random_sequences_keep_the_uci_contract() {
             p.send("quit");
             assert!(p.wait_exit(DUE).is_some(), "{ctx}: still running 2 s after quit");
             p = fresh();
-            owed = Owed::default();
+            owed = Owed::new(UCI);
         }
         done += 1;
     }

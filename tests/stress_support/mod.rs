@@ -15,6 +15,7 @@
 
 #![allow(dead_code)]
 
+use std::collections::VecDeque;
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
@@ -233,4 +234,111 @@ pub fn field<'a>(line: &'a str, key: &str) -> Option<&'a str> {
 /// The value of `key=value` in a Hub line.
 pub fn hub_field<'a>(line: &'a str, key: &str) -> Option<&'a str> {
     line.split_whitespace().find_map(|w| w.strip_prefix(key)?.strip_prefix('='))
+}
+
+/// The words a protocol answers with: a search's answer and the liveness
+/// reply.
+#[derive(Clone, Copy)]
+pub struct Words {
+    /// First word of a search's answer (`bestmove`, `done`).
+    pub answer: &'static str,
+    /// The liveness reply (`readyok`, `pong`).
+    pub ready: &'static str,
+}
+
+/// UCI's words.
+pub const UCI: Words = Words { answer: "bestmove", ready: "readyok" };
+/// Hub's words.
+pub const HUB: Words = Words { answer: "done", ready: "pong" };
+
+/// What a process owes: searches not yet answered, liveness requests not
+/// yet answered (with when they were sent).
+pub struct Owed {
+    /// The protocol's words.
+    pub words: Words,
+    /// Searches started.
+    pub gos: u64,
+    /// Searches answered.
+    pub answers: u64,
+    /// Liveness requests not answered yet.
+    pub ready: VecDeque<Instant>,
+    /// Whether an endless search may be running.
+    pub infinite: bool,
+}
+
+impl Owed {
+    /// Nothing owed yet.
+    pub fn new(words: Words) -> Owed {
+        Owed { words, gos: 0, answers: 0, ready: VecDeque::new(), infinite: false }
+    }
+
+    /// Counts one line of output against what is owed.
+    pub fn take(&mut self, line: &Line, p: &Proc, ctx: &str) {
+        let first = line.text.split_whitespace().next().unwrap_or("");
+        if first == self.words.answer {
+            self.answers += 1;
+            assert!(
+                self.answers <= self.gos,
+                "{ctx}: more {} ({}) than go ({})\n{}",
+                self.words.answer,
+                self.answers,
+                self.gos,
+                p.dump()
+            );
+        } else if line.text == self.words.ready {
+            let sent = self.ready.pop_front().unwrap_or_else(|| {
+                panic!("{ctx}: {} without a request\n{}", self.words.ready, p.dump());
+            });
+            let took = line.at.duration_since(sent);
+            assert!(took <= DUE, "{ctx}: {} after {took:?}\n{}", self.words.ready, p.dump());
+        }
+    }
+
+    /// Reads what is there without waiting.
+    pub fn drain(&mut self, p: &mut Proc, ctx: &str) {
+        while let Some(line) = p.next(Duration::ZERO) {
+            self.take(&line, p, ctx);
+        }
+    }
+
+    /// Sends `stop` as often as needed and reads until everything owed has
+    /// come; fails when nothing arrives for [`DUE`] while something is owed.
+    pub fn settle(&mut self, p: &mut Proc, ctx: &str) {
+        let mut last = Instant::now();
+        let mut stopped = Instant::now() - DUE;
+        while self.answers < self.gos || !self.ready.is_empty() {
+            if let Some(front) = self.ready.front() {
+                assert!(
+                    front.elapsed() <= DUE + DUE,
+                    "{ctx}: liveness request unanswered\n{}",
+                    p.dump()
+                );
+            }
+            if self.answers < self.gos && stopped.elapsed() > Duration::from_millis(200) {
+                p.send("stop");
+                stopped = Instant::now();
+            }
+            match p.next(Duration::from_millis(50)) {
+                Some(line) => {
+                    last = Instant::now();
+                    self.take(&line, p, ctx);
+                }
+                None => assert!(
+                    last.elapsed() <= DUE,
+                    "{ctx}: hang: {} of {} answered, {} liveness owed\n{}",
+                    self.answers,
+                    self.gos,
+                    self.ready.len(),
+                    p.dump()
+                ),
+            }
+        }
+        self.infinite = false;
+    }
+
+    /// The reference search after a sequence was owed and answered; the
+    /// rest starts afresh.
+    pub fn after_reference(&self) -> Owed {
+        Owed { gos: self.gos + 1, answers: self.answers + 1, ..Owed::new(self.words) }
+    }
 }
