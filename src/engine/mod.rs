@@ -218,6 +218,7 @@ impl<G: Playable> Engine<G> {
     pub fn trace(&self) -> String {
         use crate::eval::Evaluator;
         let mut evaluator = G::Evaluator::default();
+        evaluator.set_network(self.network.as_ref());
         evaluator.trace(&self.position)
     }
 }

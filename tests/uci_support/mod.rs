@@ -285,7 +285,9 @@ pub fn well_formed(line: &str) -> bool {
         [.., n, "nodes", r, "nps"] => n.parse::<u64>().is_ok() && r.parse::<u64>().is_ok(),
         // eval
         ["middlegame", ..] | ["Final", "evaluation:", ..] => true,
-        ["embedded", "network", ..] | ["network", ..] | ["hand-set", "evaluation", ..] => true,
+        ["embedded", "network", ..]
+        | ["network", ..]
+        | ["hand-set", "evaluation" | "evaluation,", ..] => true,
         _ => false,
     }
 }
