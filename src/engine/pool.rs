@@ -175,6 +175,9 @@ fn serve<G: Playable>(mut worker: Worker<G>, inbox: Receiver<Task<G>>) {
             }
             Task::Search { job, outcomes, helpers, count } => {
                 if worker.id == 0 {
+                    // Only the helpers hold senders now: should one die, the
+                    // collection below ends instead of waiting for it.
+                    drop(outcomes);
                     lead(&mut worker, &job, &helpers, count);
                 } else {
                     let outcome =
