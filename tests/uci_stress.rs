@@ -22,7 +22,7 @@ mod stress_support;
 use crown::chess::Position;
 use crown::game::{random_playout, Game, Variant};
 use std::time::{Duration, Instant};
-use stress_support::{field, pause, seed, soak, Owed, Proc, Rng, DUE, UCI};
+use stress_support::{field, pause, run_sequences, seed, Owed, Proc, Protocol, Rng, UCI};
 
 /// The position of the determinism check.
 const FIXED: &str = "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4";
@@ -118,34 +118,15 @@ fn random_sequences_keep_the_uci_contract() {
     let seed = seed();
     let mut rng = Rng::new(seed);
     let fens = positions(&mut rng);
-    let total = if soak() { 20_000 } else { 1_000 };
-    let started = Instant::now();
-    let want = {
-        let mut p = fresh();
-        reference(&mut p, &format!("seed {seed}: fresh process"))
+    let sequence = |rng: &mut Rng, p: &mut Proc, owed: &mut Owed, ctx: &str| {
+        sequence(rng, p, owed, &fens, ctx)
     };
-    let mut p = fresh();
-    let mut owed = Owed::new(UCI);
-    let mut done = 0;
-    while done < total {
-        let ctx = format!("seed {seed}, sequence {done}");
-        sequence(&mut rng, &mut p, &mut owed, &fens, &ctx);
-        let got = reference(&mut p, &ctx);
-        assert_eq!(got, want, "{ctx}: go depth 8 after the sequence differs from a fresh process");
-        owed = owed.after_reference();
-        if rng.chance(3) {
-            // Quit, sometimes in the middle of a search: the process must go.
-            if rng.chance(50) {
-                p.send("go infinite");
-            }
-            p.send("quit");
-            assert!(p.wait_exit(DUE).is_some(), "{ctx}: still running 2 s after quit");
-            p = fresh();
-            owed = Owed::new(UCI);
-        }
-        done += 1;
-    }
-    p.send("quit");
-    assert!(p.wait_exit(DUE).is_some(), "seed {seed}: still running 2 s after quit");
-    eprintln!("{done} sequences in {:.1} s", started.elapsed().as_secs_f64());
+    let protocol = Protocol {
+        words: UCI,
+        endless: "go infinite",
+        fresh: &fresh,
+        sequence: &sequence,
+        reference: &reference,
+    };
+    run_sequences(&protocol, seed, &mut rng);
 }

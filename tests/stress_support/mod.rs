@@ -24,40 +24,9 @@ use std::time::{Duration, Instant};
 /// How long an answer that is due may take before the test calls it a hang.
 pub const DUE: Duration = Duration::from_secs(2);
 
-/// SplitMix64: small, fast and reproducible from its seed.
-#[derive(Clone, Debug)]
-pub struct Rng(u64);
-
-impl Rng {
-    /// A generator starting at `seed`.
-    pub fn new(seed: u64) -> Rng {
-        Rng(seed)
-    }
-
-    /// The next 64 random bits.
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    /// A number in `lo..=hi`.
-    pub fn range(&mut self, lo: u64, hi: u64) -> u64 {
-        lo + self.next_u64() % (hi - lo + 1)
-    }
-
-    /// True with probability `percent` / 100.
-    pub fn chance(&mut self, percent: u64) -> bool {
-        self.next_u64() % 100 < percent
-    }
-
-    /// One element of `items`.
-    pub fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
-        &items[(self.next_u64() % items.len() as u64) as usize]
-    }
-}
+/// The seeded generator of the match runner (splitmix64), so a failing
+/// sequence replays from its printed seed.
+pub use crown::tournament::openings::Rng;
 
 /// The run's seed: `CROWN_SEED` when set, else from the clock. Printed, so
 /// a failing run can be replayed.
@@ -341,4 +310,57 @@ impl Owed {
     pub fn after_reference(&self) -> Owed {
         Owed { gos: self.gos + 1, answers: self.answers + 1, ..Owed::new(self.words) }
     }
+}
+
+/// A protocol's side of a stress run: how to start the engine, one random
+/// sequence of commands, and the reference search compared with a fresh
+/// process after each sequence.
+pub struct Protocol<'a> {
+    /// The protocol's words.
+    pub words: Words,
+    /// The search that never ends by itself (`go infinite`, `go analyze`).
+    pub endless: &'a str,
+    /// Starts a new engine process.
+    pub fresh: &'a dyn Fn() -> Proc,
+    /// Sends one random sequence, counting what it owes.
+    pub sequence: &'a dyn Fn(&mut Rng, &mut Proc, &mut Owed, &str),
+    /// The reference search's best move and node count.
+    pub reference: &'a dyn Fn(&mut Proc, &str) -> (String, u64),
+}
+
+/// Runs 1,000 random sequences (20,000 with `CROWN_SOAK`) against one
+/// process, replaced after a random `quit` (sometimes mid-search): every
+/// sequence must keep the contract and leave the engine searching exactly
+/// as a fresh process does.
+pub fn run_sequences(protocol: &Protocol<'_>, seed: u64, rng: &mut Rng) {
+    let total = if soak() { 20_000 } else { 1_000 };
+    let started = Instant::now();
+    let want = {
+        let mut p = (protocol.fresh)();
+        (protocol.reference)(&mut p, &format!("seed {seed}: fresh process"))
+    };
+    let mut p = (protocol.fresh)();
+    let mut owed = Owed::new(protocol.words);
+    let mut done = 0;
+    while done < total {
+        let ctx = format!("seed {seed}, sequence {done}");
+        (protocol.sequence)(rng, &mut p, &mut owed, &ctx);
+        let got = (protocol.reference)(&mut p, &ctx);
+        assert_eq!(got, want, "{ctx}: depth 8 after the sequence differs from a fresh process");
+        owed = owed.after_reference();
+        if rng.chance(3) {
+            // Quit, sometimes in the middle of a search: the process must go.
+            if rng.chance(50) {
+                p.send(protocol.endless);
+            }
+            p.send("quit");
+            assert!(p.wait_exit(DUE).is_some(), "{ctx}: still running 2 s after quit");
+            p = (protocol.fresh)();
+            owed = Owed::new(protocol.words);
+        }
+        done += 1;
+    }
+    p.send("quit");
+    assert!(p.wait_exit(DUE).is_some(), "seed {seed}: still running 2 s after quit");
+    eprintln!("{done} sequences in {:.1} s", started.elapsed().as_secs_f64());
 }
