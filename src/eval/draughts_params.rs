@@ -1,4 +1,4 @@
-//! Draughts evaluation weights, one set per board family, in hundredths of a
+//! Draughts evaluation weights, one set per board family (and per 10x10 variant whose play differs), in hundredths of a
 //! man. Each weight is a (middlegame, endgame) pair; the evaluation tapers
 //! between them by the share of men still on the board. The tuner
 //! (`tuning/`) rewrites one set at a time through `Tunable::render_params`,
@@ -72,6 +72,77 @@ pub const TEN: Weights = Weights {
     king_mobility: (49, -4),
     king_diagonal: (79, 14),
     tempo: (8, 2),
+};
+
+/// Frisian and Frysk! (10x10, men and kings capture along rows and files
+/// too, the most valuable capture compulsory, kings limited to three moves
+/// in a row while the side has men). One set for both: lidraughts names
+/// Frysk! `frisian` too, so a Hub engine meets Frysk! positions as Frisian.
+#[rustfmt::skip]
+pub const FRISIAN: Weights = Weights {
+    man: (225, 56),
+    king: [(983, 122), (1064, 116), (427, 97)],
+    king_unopposed: (703, -118),
+    advance: [(54, 8), (65, -19), (62, -26), (64, -17), (64, -18), (69, 8), (22, 24), (-178, 89), (55, -68), (0, 0)],
+    centre: (0, -16),
+    edge: (10, -5),
+    back_row: (18, -18),
+    imbalance: (1, -7),
+    support: (-30, -11),
+    outpost: (9, -37),
+    hanging: (-14, -15),
+    locked: (2, 64),
+    runaway: [(1115, 17), (978, -124), (531, -57), (289, -48)],
+    mobility: (-8, 5),
+    king_mobility: (17, -2),
+    king_diagonal: (204, 0),
+    tempo: (-3, 2),
+};
+
+/// Killer draughts (international with the killer rule: a king that takes
+/// a king last stops right behind it, so kings are easier to catch).
+#[rustfmt::skip]
+pub const KILLER: Weights = Weights {
+    man: (151, 101),
+    king: [(407, 264), (718, 209), (480, 242)],
+    king_unopposed: (127, 24),
+    advance: [(75, 27), (61, -26), (64, -25), (53, -20), (49, -8), (72, -14), (-82, 51), (-71, 63), (-144, 101), (0, 0)],
+    centre: (2, 14),
+    edge: (-5, -17),
+    back_row: (-23, -36),
+    imbalance: (-3, -8),
+    support: (-42, 21),
+    outpost: (42, -45),
+    hanging: (-34, 27),
+    locked: (18, 0),
+    runaway: [(587, -13), (353, -21), (342, -64), (-19, 2)],
+    mobility: (7, -5),
+    king_mobility: (22, -1),
+    king_diagonal: (-86, -3),
+    tempo: (1, 7),
+};
+
+/// Breakthrough (international board; the first king wins): only the race
+/// to the crown row counts, so king terms are never reached.
+#[rustfmt::skip]
+pub const BREAKTHROUGH: Weights = Weights {
+    man: (8, 219),
+    king: [(450, 227), (265, 162), (427, 97)],
+    king_unopposed: (170, -13),
+    advance: [(4, -24), (15, 22), (20, 31), (29, 15), (23, 33), (18, 25), (-42, 83), (87, -4), (48, 31), (0, 0)],
+    centre: (-22, 48),
+    edge: (0, -27),
+    back_row: (17, 33),
+    imbalance: (2, -13),
+    support: (2, 8),
+    outpost: (-93, -57),
+    hanging: (9, 28),
+    locked: (10, 14),
+    runaway: [(-16, 257), (-76, 344), (339, -27), (371, -201)],
+    mobility: (1, 0),
+    king_mobility: (49, -4),
+    king_diagonal: (79, 14),
+    tempo: (0, 8),
 };
 
 /// 8x8 diagonal boards (brazilian, russian, english, italian).

@@ -261,6 +261,9 @@ fn main() -> ExitCode {
                 None if write => Some(root.join(tune_params_file(variant)?)),
                 None => None,
             };
+            if write {
+                crown::for_variant!(variant, G => check_params_file::<G>(&root))?;
+            }
             crown::for_variant!(variant, G => tune_run::<G>(variant, &data, validation, k, &config, report, target))
         })(),
     };
@@ -344,6 +347,24 @@ fn validation_text(held: &[tuner::Entry], loss: f64) -> String {
     } else {
         format!(", validation {loss:.6}")
     }
+}
+
+/// Refuses `--write` when the weights file under `root` is not the one
+/// this binary was built from: the tuner starts from the built-in weights
+/// and rewrites the whole file, so it would silently undo every edit made
+/// since (another set tuned and written by an older build, for instance).
+fn check_params_file<G: Tunable>(root: &std::path::Path) -> Result<(), String> {
+    let path = root.join(G::PARAMS_FILE);
+    let on_disk = std::fs::read_to_string(&path)
+        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    if on_disk != G::render_params(&G::weights()) {
+        return Err(format!(
+            "{} differs from the weights crown-tune was built with; rebuild it \
+             (cargo build --release -p crown-tuning) and run again",
+            path.display()
+        ));
+    }
+    Ok(())
 }
 
 fn tune_run<G: Tunable>(

@@ -24,9 +24,12 @@ use super::features::{feature, pack};
 use crate::draughts::geometry::{opposite, step, Bitboard, Geometry};
 use crate::draughts::position::Position;
 use crate::draughts::rules::Rules;
-use crate::eval::draughts_params::{Weights, ANTI, EIGHT, TEN, TURKISH};
+use crate::eval::draughts_params::{
+    Weights, ANTI, BREAKTHROUGH, EIGHT, FRISIAN, KILLER, TEN, TURKISH,
+};
 use crate::eval::{Coefficients, Sink};
 use crate::game::Side;
+use crate::game::Variant;
 use std::marker::PhantomData;
 
 /// Row and column (as [`Geometry::cell`]) of internal index `s` of `G`.
@@ -50,26 +53,22 @@ const ON_DIAGONAL: u8 = 3;
 pub struct Tables<R>(PhantomData<R>);
 
 impl<R: Rules> Tables<R> {
-    /// The weight set of the variant's family.
-    pub const WEIGHTS: &'static Weights = if R::LOSING {
-        &ANTI
-    } else if <R::Board as Geometry>::SQUARES == 64 {
-        &TURKISH
-    } else if <R::Board as Geometry>::SIDE == 10 {
-        &TEN
-    } else {
-        &EIGHT
+    /// The weight set of the variant's family, with its name in
+    /// `draughts_params.rs`: the 10x10 variants whose play differs have
+    /// their own (Frisian and Frysk! share one), the others one per board.
+    const SET: (&'static Weights, &'static str) = match R::VARIANT {
+        Variant::Frisian | Variant::Frysk => (&FRISIAN, "FRISIAN"),
+        Variant::Killer => (&KILLER, "KILLER"),
+        Variant::Breakthrough => (&BREAKTHROUGH, "BREAKTHROUGH"),
+        _ if R::LOSING => (&ANTI, "ANTI"),
+        _ if <R::Board as Geometry>::SQUARES == 64 => (&TURKISH, "TURKISH"),
+        _ if <R::Board as Geometry>::SIDE == 10 => (&TEN, "TEN"),
+        _ => (&EIGHT, "EIGHT"),
     };
+    /// The weight set of the variant.
+    pub const WEIGHTS: &'static Weights = Self::SET.0;
     /// The name of that set in `draughts_params.rs`.
-    pub const SET_NAME: &'static str = if R::LOSING {
-        "ANTI"
-    } else if <R::Board as Geometry>::SQUARES == 64 {
-        "TURKISH"
-    } else if <R::Board as Geometry>::SIDE == 10 {
-        "TEN"
-    } else {
-        "EIGHT"
-    };
+    pub const SET_NAME: &'static str = Self::SET.1;
     /// The weights packed for [`Sum`].
     pub const PACKED: &'static [i64; feature::COUNT] = &pack(Self::WEIGHTS);
     /// Men in the start position: the phase of a full board.
