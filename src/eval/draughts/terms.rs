@@ -28,8 +28,7 @@ use crate::eval::draughts_params::{
     Weights, ANTI, BREAKTHROUGH, EIGHT, FRISIAN, KILLER, TEN, TURKISH,
 };
 use crate::eval::{Coefficients, Sink};
-use crate::game::Side;
-use crate::game::Variant;
+use crate::game::{Side, Variant};
 use std::marker::PhantomData;
 
 /// Row and column (as [`Geometry::cell`]) of internal index `s` of `G`.
