@@ -547,6 +547,17 @@ fn eval_file_loads_a_network_and_refuses_a_foreign_file() {
     std::fs::write(&foreign, b"not a network at all").unwrap();
     let mut e = Engine::ready();
     e.send("position startpos moves e2e4");
+    // The default evaluation is the embedded network when the build says so.
+    e.send("eval");
+    let eval = e.until(|l| l.starts_with("Final evaluation"));
+    assert_eq!(
+        eval.iter().any(|l| l.starts_with("network (")),
+        crown::eval::nnue::NETWORK_BY_DEFAULT,
+        "{eval:?}"
+    );
+    e.send("setoption name EvalFile value <none>");
+    let lines = e.sync();
+    assert!(lines.iter().any(|l| l.contains("hand-set evaluation")), "{lines:?}");
     // A foreign file is refused with a message; the hand-set evaluation stays.
     e.send(&format!("setoption name EvalFile value {}", foreign.display()));
     let lines = e.sync();

@@ -71,7 +71,11 @@ impl<G: Playable> Engine<G> {
             seed: 0,
             params: Params::default(),
             tables: None,
-            network: None,
+            network: if crate::eval::nnue::NETWORK_BY_DEFAULT {
+                crate::eval::nnue::default_network()
+            } else {
+                None
+            },
         };
         (engine, status)
     }

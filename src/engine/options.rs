@@ -88,7 +88,7 @@ pub const OPTIONS: &[Spec] = &[
         kind: Kind::Spin { default: 0, min: 0, max: MAX_SEED },
     },
     Spec { name: "SyzygyPath", hub: None, kind: Kind::String { default: NO_PATH } },
-    Spec { name: "EvalFile", hub: None, kind: Kind::String { default: NO_NET } },
+    Spec { name: "EvalFile", hub: None, kind: Kind::String { default: DEFAULT_NET } },
     Spec { name: "SyzygyProbeDepth", hub: None, kind: Kind::Spin { default: 1, min: 1, max: 100 } },
     Spec { name: "Syzygy50MoveRule", hub: None, kind: Kind::Check { default: true } },
     Spec { name: "SyzygyProbeLimit", hub: None, kind: Kind::Spin { default: 7, min: 0, max: 7 } },
@@ -98,6 +98,10 @@ pub const OPTIONS: &[Spec] = &[
 pub const NO_NET: &str = "<none>";
 /// The `EvalFile` of the network embedded in the binary.
 pub const EMBEDDED_NET: &str = "<embedded>";
+/// The `EvalFile` a session starts with: the embedded network when it is
+/// the default evaluation ([`crate::eval::nnue::NETWORK_BY_DEFAULT`]).
+pub const DEFAULT_NET: &str =
+    if crate::eval::nnue::NETWORK_BY_DEFAULT { EMBEDDED_NET } else { NO_NET };
 
 /// The `SyzygyPath` that loads no tables (Stockfish's spelling).
 pub const NO_PATH: &str = "<empty>";

@@ -290,7 +290,11 @@ impl Session {
             params: Params::default(),
             egtb_path: None,
             syzygy_path: None,
-            network: None,
+            network: if crate::eval::nnue::NETWORK_BY_DEFAULT {
+                crate::eval::nnue::default_network()
+            } else {
+                None
+            },
             done_tx,
             done_rx,
             task: None,

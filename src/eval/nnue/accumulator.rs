@@ -5,9 +5,11 @@
 //! The search is copy-make and calls the evaluator with a position only (no
 //! move, no ply), so the evaluator cannot push and pop. Instead it keeps the
 //! last few evaluated boards ([`Boards`]: 12 piece bitboards) beside their
-//! accumulators ([`Cache`], [`SLOTS`] entries). For a new position it finds
-//! the cached board nearest to it (fewest changed piece-squares, the XOR of
-//! the 12 bitboards) and updates a copy of that accumulator by the
+//! accumulators ([`Cache`], [`SLOTS`] entries). For a new position it takes
+//! the entry used last when that is at most one move away (the usual case:
+//! a child or a sibling), otherwise the cached board nearest to it (fewest
+//! changed piece-squares, the XOR of the 12 bitboards, counted by the SIMD
+//! kernel), and updates a copy of that accumulator by the
 //! difference: the features removed and added. A quiet move is 2 features,
 //! a capture 3, castling 4; a sibling of the last node, or a node after a
 //! few plies of another line, is a handful more. A full refresh happens
@@ -58,16 +60,36 @@ impl Boards {
     }
 }
 
-/// The features of piece type `index` (`color * 6 + kind`) on the squares of
-/// `bits`, seen from `perspective`, appended to `out`.
-#[inline]
-fn features(perspective: Side, index: usize, mut bits: u64, out: &mut Vec<usize>) {
-    let color = Side::BOTH[index / 6];
-    let kind = PieceKind::ALL[index % 6];
-    while bits != 0 {
-        let sq = Square::from_index(bits.trailing_zeros());
-        out.push(feature(perspective, color, kind, sq));
-        bits &= bits - 1;
+/// Feature indices on the stack: an update runs at almost every node, so it
+/// must not allocate. Capacity 64 always suffices: the features added are
+/// pieces of one board and those removed pieces of another, each at most
+/// one per square.
+struct Features {
+    items: [usize; 64],
+    len: usize,
+}
+
+impl Features {
+    fn new() -> Features {
+        Features { items: [0; 64], len: 0 }
+    }
+
+    fn as_slice(&self) -> &[usize] {
+        &self.items[..self.len]
+    }
+
+    /// Appends the features of piece type `index` (`color * 6 + kind`) on
+    /// the squares of `bits`, seen from `perspective`.
+    #[inline]
+    fn push(&mut self, perspective: Side, index: usize, mut bits: u64) {
+        let color = Side::BOTH[index / 6];
+        let kind = PieceKind::ALL[index % 6];
+        while bits != 0 {
+            let sq = Square::from_index(bits.trailing_zeros());
+            self.items[self.len] = feature(perspective, color, kind, sq);
+            self.len += 1;
+            bits &= bits - 1;
+        }
     }
 }
 
@@ -129,21 +151,18 @@ impl Accumulator {
             Some(b) if b.values.len() == 2 * h => (from, Some(b)),
             _ => (&empty, None),
         };
-        let mut added = Vec::with_capacity(32);
-        let mut removed = Vec::with_capacity(32);
         for perspective in Side::BOTH {
-            added.clear();
-            removed.clear();
+            let (mut added, mut removed) = (Features::new(), Features::new());
             for i in 0..12 {
-                features(perspective, i, to.0[i] & !from.0[i], &mut added);
-                features(perspective, i, from.0[i] & !to.0[i], &mut removed);
+                added.push(perspective, i, to.0[i] & !from.0[i]);
+                removed.push(perspective, i, from.0[i] & !to.0[i]);
             }
             let lanes = perspective.index() * h..(perspective.index() + 1) * h;
             let src = match base {
                 Some(b) => &b.values[lanes.clone()],
                 None => net.bias(),
             };
-            apply(net, &mut self.values[lanes], src, &added, &removed);
+            apply(net, &mut self.values[lanes], src, added.as_slice(), removed.as_slice());
         }
     }
 
@@ -153,14 +172,6 @@ impl Accumulator {
         let h = self.values.len() / 2;
         &self.values[side.index() * h..(side.index() + 1) * h]
     }
-}
-
-#[derive(Clone, Debug, Default)]
-struct Entry {
-    boards: Boards,
-    accumulator: Accumulator,
-    /// Time of last use; 0: empty.
-    used: u64,
 }
 
 /// Counters of how the cache served evaluations (for measurement).
@@ -177,17 +188,37 @@ pub struct Stats {
 }
 
 /// The last [`SLOTS`] boards and their accumulators (see the module header).
+/// Entry `i` is `boards[i]`, `accumulators[i]`, `used[i]`; an entry never
+/// used has the empty board and an empty accumulator, which an update treats
+/// as the bias (a refresh), so empty entries need no special case.
 #[derive(Clone, Debug)]
 pub struct Cache {
-    entries: Vec<Entry>,
+    boards: [[u64; 12]; SLOTS],
+    accumulators: Vec<Accumulator>,
+    /// Time of last use per entry; 0: never used.
+    used: [u64; SLOTS],
+    /// The entry used last: tried first, since most evaluations are of a
+    /// child or sibling of the node evaluated just before.
+    last: usize,
     clock: u64,
     /// How evaluations were served.
     pub stats: Stats,
 }
 
+/// Piece-squares within which the last entry is taken without a search of
+/// the others: one move changes at most 4 (castling).
+const NEAR: u32 = 4;
+
 impl Default for Cache {
     fn default() -> Self {
-        Cache { entries: vec![Entry::default(); SLOTS], clock: 0, stats: Stats::default() }
+        Cache {
+            boards: [[0; 12]; SLOTS],
+            accumulators: vec![Accumulator::default(); SLOTS],
+            used: [0; SLOTS],
+            last: 0,
+            clock: 0,
+            stats: Stats::default(),
+        }
     }
 }
 
@@ -198,48 +229,46 @@ impl Cache {
     }
 
     /// The accumulator of `boards`, from the cache, by update from its
-    /// nearest entry, or refreshed.
+    /// nearest entry (or the last one, when it is one move away), or
+    /// refreshed.
     pub fn get(&mut self, net: &Network, boards: &Boards) -> &Accumulator {
         self.clock += 1;
-        let (mut best, mut best_distance, mut oldest) = (usize::MAX, u32::MAX, 0);
-        for (i, e) in self.entries.iter().enumerate() {
-            if e.used != 0 {
-                let d = e.boards.distance(boards);
-                if d < best_distance {
-                    (best, best_distance) = (i, d);
-                }
-            }
-            if e.used < self.entries[oldest].used {
-                oldest = i;
-            }
-        }
-        if best_distance == 0 {
+        let target = &boards.0;
+        let last = Boards(self.boards[self.last]).distance(boards);
+        let (best, distance) = if self.used[self.last] != 0 && last <= NEAR {
+            (self.last, last)
+        } else {
+            net.kernel().nearest(&self.boards, target)
+        };
+        self.last = best;
+        self.used[best] = self.clock;
+        if distance == 0 {
             self.stats.hits += 1;
-            self.entries[best].used = self.clock;
-            return &self.entries[best].accumulator;
+            return &self.accumulators[best];
         }
-        if oldest == best {
-            oldest = (best + 1) % self.entries.len();
-        }
-        if best != usize::MAX && best_distance <= boards.count() {
+        // The least recently used entry other than `best` takes the result.
+        let oldest = (0..SLOTS)
+            .filter(|&i| i != best)
+            .min_by_key(|&i| self.used[i])
+            .expect("more than one slot");
+        if distance <= boards.count() {
             self.stats.updates += 1;
-            self.stats.changed += u64::from(best_distance);
-            self.entries[best].used = self.clock;
+            self.stats.changed += u64::from(distance);
             let (target, base) = if oldest < best {
-                let (low, high) = self.entries.split_at_mut(best);
+                let (low, high) = self.accumulators.split_at_mut(best);
                 (&mut low[oldest], &high[0])
             } else {
-                let (low, high) = self.entries.split_at_mut(oldest);
+                let (low, high) = self.accumulators.split_at_mut(oldest);
                 (&mut high[0], &low[best])
             };
-            target.accumulator.update(net, &base.boards, Some(&base.accumulator), boards);
+            target.update(net, &Boards(self.boards[best]), Some(base), boards);
         } else {
             self.stats.refreshes += 1;
-            self.entries[oldest].accumulator.refresh(net, boards);
+            self.accumulators[oldest].refresh(net, boards);
         }
-        let target = &mut self.entries[oldest];
-        target.boards = *boards;
-        target.used = self.clock;
-        &target.accumulator
+        self.boards[oldest] = boards.0;
+        self.used[oldest] = self.clock;
+        self.last = oldest;
+        &self.accumulators[oldest]
     }
 }

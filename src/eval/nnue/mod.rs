@@ -23,12 +23,11 @@ pub use network::{NetError, Network};
 
 use std::sync::{Arc, OnceLock};
 
-/// Whether evaluators start with the embedded net. Off: the first net
-/// (13,275 self-play games) lost to the hand-set evaluation at a fixed
-/// node count (tuning/README.md, "Chess network"), so the hand-set
-/// evaluation plays until a net beats it; `set_network` switches a worker
-/// to a net.
-pub const NETWORK_BY_DEFAULT: bool = false;
+/// Whether evaluators start with the embedded net. On since generation 3,
+/// the first net to beat the hand-set evaluation at 10+0.1
+/// (tuning/README.md, "Chess network"); `EvalFile <none>` still selects
+/// the hand-set evaluation, which also serves the `eval` trace.
+pub const NETWORK_BY_DEFAULT: bool = true;
 
 /// The embedded default net file.
 pub static DEFAULT_NET: &[u8] = include_bytes!("default.nnue");

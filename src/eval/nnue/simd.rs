@@ -57,6 +57,21 @@ impl Kernel {
         }
     }
 
+    /// The index and distance (set bits of the XOR, summed over the 12
+    /// words) of the entry of `boards` nearest to `target`; the first one
+    /// on a tie, `(0, u32::MAX)` for no entries. Runs at almost every node,
+    /// so the AVX2 kernel uses the CPU's `popcnt` (every AVX2 CPU has it)
+    /// where the baseline build emulates it.
+    #[inline]
+    pub fn nearest(self, boards: &[[u64; 12]], target: &[u64; 12]) -> (usize, u32) {
+        match self {
+            Kernel::Portable => nearest(boards, target),
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: as in `update`, the CPU has AVX2, hence `popcnt`.
+            Kernel::Avx2 => unsafe { nearest_popcnt(boards, target) },
+        }
+    }
+
     /// `sum(clamp(acc, 0, qa) * w)`.
     #[inline]
     pub fn clipped_dot(self, acc: &[i16], w: &[i16], qa: i16) -> i32 {
@@ -108,6 +123,24 @@ fn update(dst: &mut [i16], src: Option<&[i16]>, add: &[&[i16]], sub: &[&[i16]]) 
 #[target_feature(enable = "avx2")]
 fn update_avx2(dst: &mut [i16], src: Option<&[i16]>, add: &[&[i16]], sub: &[&[i16]]) {
     update(dst, src, add, sub)
+}
+
+#[inline(always)]
+fn nearest(boards: &[[u64; 12]], target: &[u64; 12]) -> (usize, u32) {
+    let mut best = (0, u32::MAX);
+    for (i, b) in boards.iter().enumerate() {
+        let d: u32 = b.iter().zip(target).map(|(a, t)| (a ^ t).count_ones()).sum();
+        if d < best.1 {
+            best = (i, d);
+        }
+    }
+    best
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "popcnt")]
+fn nearest_popcnt(boards: &[[u64; 12]], target: &[u64; 12]) -> (usize, u32) {
+    nearest(boards, target)
 }
 
 #[inline(always)]
@@ -208,6 +241,14 @@ mod tests {
                 .collect();
             assert_eq!(slow, expected);
         }
+        let boards: Vec<[u64; 12]> = (0..16u64)
+            .map(|i| std::array::from_fn(|k| (i * 0x9E37_79B9_7F4A_7C15).rotate_left(k as u32)))
+            .collect();
+        let mut target = boards[11];
+        target[3] ^= 0b101;
+        assert_eq!(best.nearest(&boards, &target), (11, 2));
+        assert_eq!(best.nearest(&boards, &target), nearest(&boards, &target));
+        assert_eq!(best.nearest(&[], &target), (0, u32::MAX));
         let acc = [-5, 0, 3, 200, 181, 7, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10];
         let w = [1; 16];
         assert_eq!(Kernel::Portable.clipped_dot(&acc, &w, 181), 3 + 181 + 181 + 7 + 55);

@@ -69,6 +69,11 @@ pub struct Args {
     /// Seed of the initial weights and the shuffles.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// Also train on every training position with its files mirrored
+    /// (a <-> h) where that is the same game (no king on e1 or e8); the
+    /// validation positions stay as they are.
+    #[arg(long)]
+    pub mirror: bool,
 }
 
 /// Runs `crown-tune nnue`.
@@ -115,9 +120,14 @@ pub fn run(a: Args) -> Result<(), String> {
         }
     }
     let held = samples.split_off(samples.len() - (samples.len() as f64 * a.validation) as usize);
+    let loaded = samples.len() + held.len();
+    if a.mirror {
+        let mirrored: Vec<Sample> = samples.iter().filter_map(Sample::mirrored).collect();
+        println!("mirrored {} training positions (no king on e1 or e8)", mirrored.len());
+        samples.extend(mirrored);
+    }
     println!(
-        "loaded {} positions ({} held out, {skipped} skipped) in {:.1} s; H = {}, {:?}, {} epochs from epoch {}",
-        samples.len() + held.len(),
+        "loaded {loaded} positions ({} held out, {skipped} skipped) in {:.1} s; H = {}, {:?}, {} epochs from epoch {}",
         held.len(),
         start.elapsed().as_secs_f64(),
         state.model.hidden,

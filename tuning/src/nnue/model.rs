@@ -72,6 +72,27 @@ impl Sample {
     }
 }
 
+impl Sample {
+    /// The same position with the files mirrored (a <-> h), when that is
+    /// the same game: the records carry no castling rights, so only when
+    /// neither king stands on its castling square (e1, e8), where no side
+    /// can castle in standard chess. `None` otherwise.
+    pub fn mirrored(&self) -> Option<Sample> {
+        use crown::chess::PieceKind;
+        let white_home = feature(Color::White, Color::White, PieceKind::King, Square::E1) as u16;
+        let black_home = feature(Color::White, Color::Black, PieceKind::King, Square::E8) as u16;
+        let active = &self.features[..usize::from(self.count)];
+        if active.contains(&white_home) || active.contains(&black_home) {
+            return None;
+        }
+        let mut m = self.clone();
+        for f in &mut m.features[..usize::from(self.count)] {
+            *f ^= 7;
+        }
+        Some(m)
+    }
+}
+
 /// A White-perspective feature seen from Black: colours swapped, board
 /// flipped vertically.
 #[inline]
@@ -251,6 +272,53 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn mirroring_files_keeps_the_position_and_skips_castling_kings() {
+        use crown::chess::{Color, PieceKind};
+        let piece = |color, kind| Piece { color, kind };
+        let board = |white_king: &str| {
+            [
+                (white_king, piece(Color::White, PieceKind::King)),
+                ("g8", piece(Color::Black, PieceKind::King)),
+                ("b2", piece(Color::White, PieceKind::Pawn)),
+                ("c6", piece(Color::Black, PieceKind::Knight)),
+            ]
+            .map(|(name, p)| (Square::parse(name).unwrap(), p))
+        };
+        let s = Sample::new(board("d1").into_iter(), Side::Black, -35, 0).unwrap();
+        let m = s.mirrored().expect("no king on e1 or e8");
+        // The mirror of d1, b2, c6, g8 is e1, g2, f6, b8.
+        let want = Sample::new(
+            [
+                ("e1", piece(Color::White, PieceKind::King)),
+                ("b8", piece(Color::Black, PieceKind::King)),
+                ("g2", piece(Color::White, PieceKind::Pawn)),
+                ("f6", piece(Color::Black, PieceKind::Knight)),
+            ]
+            .map(|(name, p)| (Square::parse(name).unwrap(), p))
+            .into_iter(),
+            Side::Black,
+            -35,
+            0,
+        )
+        .unwrap();
+        assert_eq!(m.features, want.features);
+        assert_eq!((m.side, m.score, m.result), (Side::Black, -35, 0));
+        // A king on its castling square might still castle: no mirror.
+        assert!(Sample::new(board("e1").into_iter(), Side::White, 0, 1)
+            .unwrap()
+            .mirrored()
+            .is_none());
+        let black_home = [
+            (Square::parse("a1").unwrap(), piece(Color::White, PieceKind::King)),
+            (Square::parse("e8").unwrap(), piece(Color::Black, PieceKind::King)),
+        ];
+        assert!(Sample::new(black_home.into_iter(), Side::White, 0, 1)
+            .unwrap()
+            .mirrored()
+            .is_none());
     }
 
     #[test]
