@@ -440,11 +440,15 @@ fn chess960_castling_in_and_out() {
     for _ in 0..3 {
         best_move(&e.search("go depth 5"), &moved).expect("a move");
     }
-    // Switching back reprints castling the standard way.
+    // Switching back reprints castling the standard way, also when the
+    // position at hand keeps Chess960 castling rights that no standard FEN
+    // can hold (here rooks on b and g): the mode is the option's alone.
+    e.send(&format!("position fen {inner}"));
     e.send("setoption name UCI_Chess960 value false");
     e.send(&format!("position fen {castle}"));
     let perft = e.search_perft(1);
     assert!(perft.contains(&"e1g1: 1".to_string()), "{perft:?}");
+    assert!(!perft.iter().any(|l| l.starts_with("e1h1")), "{perft:?}");
     e.quit();
 }
 

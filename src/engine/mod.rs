@@ -71,11 +71,7 @@ impl<G: Playable> Engine<G> {
             seed: 0,
             params: Params::default(),
             tables: None,
-            network: if crate::eval::nnue::NETWORK_BY_DEFAULT {
-                crate::eval::nnue::default_network()
-            } else {
-                None
-            },
+            network: crate::eval::nnue::starting_network(),
         };
         (engine, status)
     }

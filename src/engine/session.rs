@@ -290,11 +290,7 @@ impl Session {
             params: Params::default(),
             egtb_path: None,
             syzygy_path: None,
-            network: if crate::eval::nnue::NETWORK_BY_DEFAULT {
-                crate::eval::nnue::default_network()
-            } else {
-                None
-            },
+            network: crate::eval::nnue::starting_network(),
             done_tx,
             done_rx,
             task: None,
@@ -307,7 +303,10 @@ impl Session {
     /// The game being played.
     pub fn variant(&self) -> Variant {
         match &self.engine {
+            // Chess or Chess960 is the option's alone (never the mode of the
+            // position at hand, which may predate the option's last change).
             AnyEngine::Chess(_) if self.settings.chess960 => Variant::Chess960,
+            AnyEngine::Chess(_) => Variant::Chess,
             engine => with_engine!(engine, e => e.position().variant()),
         }
     }
@@ -385,15 +384,14 @@ impl Session {
                 with_engine!(&mut self.engine, e => e.set_params(params));
             }
             Change::Chess960(on) if *on != self.settings.chess960 => {
-                // Re-read the current position in the new castling mode.
+                // The current position in the new castling notation (the
+                // rules do not change). Not a FEN round trip: a standard FEN
+                // cannot hold Chess960 castling rights (rooks on b and g).
                 if let AnyEngine::Chess(e) = &mut self.engine {
-                    let variant = if *on { Variant::Chess960 } else { Variant::Chess };
-                    if let Ok(pos) =
-                        crate::chess::Position::from_fen(&e.position().to_fen(), variant)
-                    {
-                        let history = e.history().to_vec();
-                        e.set_position(pos, history);
-                    }
+                    let mut pos = e.position().clone();
+                    pos.set_chess960(*on);
+                    let history = e.history().to_vec();
+                    e.set_position(pos, history);
                 }
             }
             Change::Variant(v) => {

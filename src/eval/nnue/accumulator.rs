@@ -47,12 +47,6 @@ impl Boards {
         Boards(b)
     }
 
-    /// Piece-squares that differ from `other` (removed plus added).
-    #[inline]
-    pub fn distance(&self, other: &Boards) -> u32 {
-        self.0.iter().zip(&other.0).map(|(a, b)| (a ^ b).count_ones()).sum()
-    }
-
     /// Pieces on the board.
     #[inline]
     pub fn count(&self) -> u32 {
@@ -234,11 +228,12 @@ impl Cache {
     pub fn get(&mut self, net: &Network, boards: &Boards) -> &Accumulator {
         self.clock += 1;
         let target = &boards.0;
-        let last = Boards(self.boards[self.last]).distance(boards);
+        let kernel = net.kernel();
+        let (_, last) = kernel.nearest(std::slice::from_ref(&self.boards[self.last]), target);
         let (best, distance) = if self.used[self.last] != 0 && last <= NEAR {
             (self.last, last)
         } else {
-            net.kernel().nearest(&self.boards, target)
+            kernel.nearest(&self.boards, target)
         };
         self.last = best;
         self.used[best] = self.clock;

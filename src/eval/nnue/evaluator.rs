@@ -27,11 +27,7 @@ pub struct NetworkEvaluator {
 
 impl Default for NetworkEvaluator {
     fn default() -> Self {
-        NetworkEvaluator::new(if super::NETWORK_BY_DEFAULT {
-            super::default_network()
-        } else {
-            None
-        })
+        NetworkEvaluator::new(super::starting_network())
     }
 }
 

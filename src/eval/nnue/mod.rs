@@ -23,12 +23,11 @@ pub use network::{NetError, Network};
 
 use std::sync::{Arc, OnceLock};
 
-/// Whether evaluators start with the embedded net. Generation 3 beats the
-/// hand-set evaluation at 10+0.1 (tuning/README.md, "Chess network"), but
-/// with it as the default a conformance game saw an illegal bestmove under
-/// investigation, so it stays off until that is found; `EvalFile
-/// <embedded>` selects the net.
-pub const NETWORK_BY_DEFAULT: bool = false;
+/// Whether evaluators start with the embedded net (the chess evaluation by
+/// default: generation 3 beats the hand-set evaluation at 10+0.1,
+/// tuning/README.md, "Chess network"); `EvalFile <none>` selects the
+/// hand-set evaluation.
+pub const NETWORK_BY_DEFAULT: bool = true;
 
 /// The embedded default net file.
 pub static DEFAULT_NET: &[u8] = include_bytes!("default.nnue");
@@ -38,6 +37,17 @@ pub static DEFAULT_NET: &[u8] = include_bytes!("default.nnue");
 pub fn default_network() -> Option<Arc<Network>> {
     static NET: OnceLock<Option<Arc<Network>>> = OnceLock::new();
     NET.get_or_init(|| Network::from_bytes(DEFAULT_NET).ok().map(Arc::new)).clone()
+}
+
+/// The network an evaluator, an engine or a session starts with: the
+/// embedded one when it is the default ([`NETWORK_BY_DEFAULT`]), else none.
+/// The one place that decides it.
+pub fn starting_network() -> Option<Arc<Network>> {
+    if NETWORK_BY_DEFAULT {
+        default_network()
+    } else {
+        None
+    }
 }
 
 #[cfg(test)]
