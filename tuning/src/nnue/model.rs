@@ -70,9 +70,7 @@ impl Sample {
             }
         })
     }
-}
 
-impl Sample {
     /// The same position with the files mirrored (a <-> h), when that is
     /// the same game: the records carry no castling rights, so only when
     /// neither king stands on its castling square (e1, e8), where no side
@@ -86,6 +84,8 @@ impl Sample {
             return None;
         }
         let mut m = self.clone();
+        // A feature ends in the square index (`network::feature`), whose low
+        // three bits are the file.
         for f in &mut m.features[..usize::from(self.count)] {
             *f ^= 7;
         }
