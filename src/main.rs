@@ -21,6 +21,9 @@ struct Cli {
     command: Option<Command>,
 }
 
+// One value, parsed once per run: the size of the DamExchange variant costs
+// nothing.
+#[allow(clippy::large_enum_variant)]
 #[derive(Subcommand)]
 enum Command {
     /// Speak UCI on stdin/stdout (the default).

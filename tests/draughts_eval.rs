@@ -21,7 +21,7 @@ fn playouts<R: Rules>(games: usize) -> Vec<Position<R>> {
 
 /// The evaluation from White's point of view.
 fn white_eval<R: Rules>(pos: &Position<R>) -> i32 {
-    let score = DraughtsEvaluator.evaluate(pos);
+    let score = DraughtsEvaluator::hand_set().evaluate(pos);
     if pos.side_to_move() == Side::White {
         score
     } else {
@@ -121,7 +121,7 @@ fn a_king_up_is_better_and_antidraughts_wants_fewer_men() {
     let black =
         International::from_fen("B:W31,32,33,34,35,K3:B16,17,18,19,20", Variant::International)
             .expect("fen");
-    assert!(DraughtsEvaluator.evaluate(&black) < -200);
+    assert!(DraughtsEvaluator::hand_set().evaluate(&black) < -200);
 
     let anti = |fen: &str| {
         let pos = Antidraughts::from_fen(fen, Variant::Antidraughts).expect("fen");

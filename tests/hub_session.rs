@@ -537,3 +537,52 @@ fn lidraughts_layout_and_both_pydraughts_generations() {
     assert!(hub.errs("set-param name=numbering value=sideways"));
     hub.quit();
 }
+
+/// The `info` score of a depth-`depth` search of the start position.
+fn start_score(hub: &mut Hub, depth: u32) -> String {
+    hub.send(&pos_line(&start_hub::<InternationalRules>(), &[]));
+    hub.send(&format!("level depth={depth}"));
+    hub.send("go think");
+    let (mv, before) = hub.done();
+    check_move::<InternationalRules>(&start_hub::<InternationalRules>(), &[], &mv.unwrap());
+    let info = before.iter().rev().find(|l| l.starts_with("info ")).expect("an info line");
+    info.split_whitespace().find(|t| t.starts_with("score=")).expect("a score").to_string()
+}
+
+#[test]
+fn eval_file_switches_the_draughts_evaluation() {
+    let dir = std::env::temp_dir().join(format!("crown-hub-evalfile-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let good = dir.join("patterns.cdp");
+    let bytes = crown::eval::draughts::patterns::DEFAULT_PATTERNS;
+    std::fs::write(&good, bytes).unwrap();
+    let mut damaged = bytes.to_vec();
+    damaged[5000] ^= 1;
+    let broken = dir.join("damaged.cdp");
+    std::fs::write(&broken, &damaged).unwrap();
+    let foreign = dir.join("foreign.cdp");
+    std::fs::write(&foreign, b"neither a network nor patterns").unwrap();
+
+    let mut hub = Hub::start();
+    hub.send("hub");
+    let (_, params) = hub.until("wait");
+    assert!(params.iter().any(|l| l.starts_with("param name=eval-file ")), "{params:?}");
+    hub.send("init");
+    hub.until("ready");
+    hub.send("set-param name=eval-file value=<none>");
+    assert!(hub.sync().iter().any(|l| l.contains("hand-set")));
+    let hand_set = start_score(&mut hub, 5);
+    hub.send(&format!("set-param name=eval-file value={}", good.display()));
+    assert!(hub.sync().iter().any(|l| l.contains("international draughts patterns")));
+    let learned = start_score(&mut hub, 5);
+    assert_ne!(hand_set, learned, "both evaluations give the same score");
+    // A damaged or foreign file is refused and the patterns stay in use.
+    for (file, reason) in [(&broken, "checksum"), (&foreign, "neither")] {
+        hub.send(&format!("set-param name=eval-file value={}", file.display()));
+        let lines = hub.sync();
+        assert!(lines.iter().any(|l| l.contains(reason) && l.contains("keeping")), "{lines:?}");
+        assert_eq!(start_score(&mut hub, 5), learned);
+    }
+    hub.quit();
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -18,7 +18,7 @@ pub mod session;
 
 pub use session::Session;
 
-use crate::eval::nnue::Network;
+use crate::eval::Learned;
 use crate::eval::Playable;
 use crate::search::level::{self, Level, LevelPlay};
 use crate::search::params::Params;
@@ -46,8 +46,8 @@ pub struct Engine<G: Playable> {
     /// The tunables and the endgame tables every worker has.
     params: Params,
     tables: Option<Arc<G::Tables>>,
-    /// The evaluation network every worker uses (none: hand-set).
-    network: Option<Arc<Network>>,
+    /// The learned evaluations every worker has (none: hand-set).
+    learned: Learned,
 }
 
 impl<G: Playable> Engine<G> {
@@ -71,7 +71,7 @@ impl<G: Playable> Engine<G> {
             seed: 0,
             params: Params::default(),
             tables: None,
-            network: crate::eval::nnue::starting_network(),
+            learned: Learned::starting(),
         };
         (engine, status)
     }
@@ -112,7 +112,7 @@ impl<G: Playable> Engine<G> {
         self.pool = pool;
         self.set_params(self.params);
         self.set_tables(self.tables.clone());
-        self.set_network(self.network.clone());
+        self.set_learned(self.learned.clone());
         status
     }
 
@@ -134,11 +134,10 @@ impl<G: Playable> Engine<G> {
         self.pool.edit(Arc::new(move |w| w.set_tables(tables.clone())));
     }
 
-    /// Hands the evaluation network to every worker (`None`: evaluate
-    /// without one).
-    pub fn set_network(&mut self, network: Option<Arc<Network>>) {
-        self.network.clone_from(&network);
-        self.pool.edit(Arc::new(move |w| w.set_network(network.as_ref())));
+    /// Hands the learned evaluations to every worker.
+    pub fn set_learned(&mut self, learned: Learned) {
+        self.learned = learned.clone();
+        self.pool.edit(Arc::new(move |w| w.set_learned(&learned)));
     }
 
     /// The endgame tables the workers probe.
@@ -218,7 +217,7 @@ impl<G: Playable> Engine<G> {
     pub fn trace(&self) -> String {
         use crate::eval::Evaluator;
         let mut evaluator = G::Evaluator::default();
-        evaluator.set_network(self.network.as_ref());
+        evaluator.set_learned(&self.learned);
         evaluator.trace(&self.position)
     }
 }

@@ -88,7 +88,7 @@ pub const OPTIONS: &[Spec] = &[
         kind: Kind::Spin { default: 0, min: 0, max: MAX_SEED },
     },
     Spec { name: "SyzygyPath", hub: None, kind: Kind::String { default: NO_PATH } },
-    Spec { name: "EvalFile", hub: None, kind: Kind::String { default: DEFAULT_NET } },
+    Spec { name: "EvalFile", hub: Some("eval-file"), kind: Kind::String { default: DEFAULT_NET } },
     Spec { name: "SyzygyProbeDepth", hub: None, kind: Kind::Spin { default: 1, min: 1, max: 100 } },
     Spec { name: "Syzygy50MoveRule", hub: None, kind: Kind::Check { default: true } },
     Spec { name: "SyzygyProbeLimit", hub: None, kind: Kind::Spin { default: 7, min: 0, max: 7 } },
@@ -161,8 +161,9 @@ pub enum Change {
     /// Load the Syzygy tables of these directories (`:`-separated;
     /// [`NO_PATH`] or empty: none).
     SyzygyPath(String),
-    /// Evaluate chess with this network file ([`NO_NET`]: the hand-set
-    /// evaluation; [`EMBEDDED_NET`]: the network in the binary).
+    /// Evaluate with this learned evaluation: a chess network or an
+    /// international draughts pattern file ([`NO_NET`]: the hand-set
+    /// evaluations; [`EMBEDDED_NET`]: those in the binary).
     EvalFile(String),
     /// Smallest remaining depth for a table probe at the piece limit.
     SyzygyProbeDepth(i32),

@@ -22,7 +22,7 @@
 
 use super::options::{Change, Settings};
 use super::Engine;
-use crate::eval::Playable;
+use crate::eval::{Learned, Playable};
 use crate::game::{Game, Side, Variant};
 use crate::search::level::Scale;
 use crate::search::params::Params;
@@ -262,8 +262,8 @@ pub struct Session {
     params: Params,
     /// Where the draughts endgame tables are (`crown hub --egtb DIR`).
     egtb_path: Option<PathBuf>,
-    /// The chess evaluation network (`EvalFile`; none: hand-set).
-    network: Option<Arc<crate::eval::nnue::Network>>,
+    /// The learned evaluations (`EvalFile`; none: hand-set).
+    learned: Learned,
     /// Where the chess Syzygy tables are (`SyzygyPath`, `:`-separated).
     syzygy_path: Option<PathBuf>,
     done_tx: Sender<()>,
@@ -290,7 +290,7 @@ impl Session {
             params: Params::default(),
             egtb_path: None,
             syzygy_path: None,
-            network: crate::eval::nnue::starting_network(),
+            learned: Learned::starting(),
             done_tx,
             done_rx,
             task: None,
@@ -409,18 +409,11 @@ impl Session {
                 notes.extend(self.hand_over());
             }
             Change::EvalFile(name) => {
-                let network = load_network(name)?;
-                notes.push(match &network {
-                    Some(net) => format!(
-                        "EvalFile {}: network with {} hidden units",
-                        cut(name, 100),
-                        net.hidden()
-                    ),
-                    None => "EvalFile <none>: the hand-set evaluation".to_string(),
-                });
-                self.network = network;
-                let network = self.network.clone();
-                with_engine!(&mut self.engine, e => e.set_network(network));
+                let (learned, note) = load_learned(name, &self.learned)?;
+                notes.push(note);
+                self.learned = learned;
+                let learned = self.learned.clone();
+                with_engine!(&mut self.engine, e => e.set_learned(learned));
             }
             Change::SyzygyPath(text) => {
                 let none = text.trim().is_empty() || text.trim() == super::options::NO_PATH;
@@ -464,10 +457,10 @@ impl Session {
         let path = if self.variant().is_chess() { &self.syzygy_path } else { &self.egtb_path };
         let path = path.clone();
         let config = self.probe_config();
-        let network = self.network.clone();
+        let learned = self.learned.clone();
         with_engine!(&mut self.engine, e => {
             e.set_params(params);
-            e.set_network(network.clone());
+            e.set_learned(learned.clone());
             let (tables, notes) = load_tables(e, path.as_deref());
             e.set_tables(tables);
             e.configure_tables(config);
@@ -594,23 +587,57 @@ fn load_tables<G: Playable>(
     (tables.map(Arc::new), notes)
 }
 
-/// The network an `EvalFile` value names: none, the embedded one, or a
-/// file. A file that cannot be read or is not a Crown network is refused
-/// with the reason (the caller keeps the network it had).
-fn load_network(name: &str) -> Result<Option<Arc<crate::eval::nnue::Network>>, String> {
+/// The learned evaluations an `EvalFile` value names, starting from
+/// `current`, and a line saying what is in use: `<none>` (the hand-set
+/// evaluations), `<embedded>` (those in the binary), or a file: a chess
+/// network or an international draughts pattern file, which replaces the
+/// learned evaluation of its game only. A file that cannot be read or is
+/// neither is refused with the reason (the caller keeps what it had).
+fn load_learned(name: &str, current: &Learned) -> Result<(Learned, String), String> {
     use super::options::{EMBEDDED_NET, NO_NET};
+    use crate::eval::draughts::patterns::{PatternError, Patterns};
+    use crate::eval::nnue::{NetError, Network};
     match name.trim() {
-        NO_NET => Ok(None),
-        EMBEDDED_NET => crate::eval::nnue::default_network()
-            .map(Some)
-            .ok_or_else(|| "no network is embedded in this build".to_string()),
+        NO_NET => Ok((Learned::default(), "EvalFile <none>: the hand-set evaluations".into())),
+        EMBEDDED_NET => {
+            let learned = Learned::embedded();
+            let (Some(net), Some(_)) = (&learned.network, &learned.patterns) else {
+                return Err("an embedded evaluation of this build is damaged".into());
+            };
+            let note = format!(
+                "EvalFile <embedded>: the evaluations in the binary (chess network with {} \
+                 hidden units, international draughts patterns)",
+                net.hidden()
+            );
+            Ok((learned, note))
+        }
         path => {
-            let bytes =
-                std::fs::read(path).map_err(|e| format!("EvalFile {}: {e}", cut(path, 100)))?;
-            let net = crate::eval::nnue::Network::from_bytes(&bytes).map_err(|e| {
-                format!("EvalFile {}: {e}; keeping the evaluation in use", cut(path, 100))
-            })?;
-            Ok(Some(Arc::new(net)))
+            let shown = cut(path, 100);
+            let bytes = std::fs::read(path).map_err(|e| format!("EvalFile {shown}: {e}"))?;
+            let keep = |e: &dyn std::fmt::Display| {
+                format!("EvalFile {shown}: {e}; keeping the evaluation in use")
+            };
+            let mut learned = current.clone();
+            match Network::from_bytes(&bytes) {
+                Ok(net) => {
+                    let note =
+                        format!("EvalFile {shown}: network with {} hidden units", net.hidden());
+                    learned.network = Some(Arc::new(net));
+                    return Ok((learned, note));
+                }
+                Err(NetError::Foreign) => {}
+                Err(e) => return Err(keep(&e)),
+            }
+            match Patterns::from_bytes(&bytes) {
+                Ok(patterns) => {
+                    learned.patterns = Some(Arc::new(patterns));
+                    Ok((learned, format!("EvalFile {shown}: international draughts patterns")))
+                }
+                Err(PatternError::Foreign) => {
+                    Err(keep(&"neither a Crown chess network nor a draughts pattern file"))
+                }
+                Err(e) => Err(keep(&e)),
+            }
         }
     }
 }

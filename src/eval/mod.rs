@@ -26,9 +26,40 @@ pub trait Evaluator<G: Game>: Default + Clone + Send {
         format!("evaluation: {} (side to move)", self.evaluate(pos))
     }
 
-    /// Evaluates with this network (`None`: without one), for evaluators
-    /// that can use one (chess); others ignore it.
-    fn set_network(&mut self, _net: Option<&std::sync::Arc<crate::eval::nnue::Network>>) {}
+    /// Evaluates with these learned evaluations from now on; each
+    /// evaluator takes the one of its game (chess: the network; draughts:
+    /// the patterns) and a `None` there selects its hand-set evaluation.
+    fn set_learned(&mut self, _learned: &Learned) {}
+}
+
+/// The learned evaluations an engine hands its evaluators (the `EvalFile`
+/// option): the chess network and the international draughts patterns.
+/// `None` selects the hand-set evaluation of that game.
+#[derive(Clone, Default)]
+pub struct Learned {
+    /// The chess network.
+    pub network: Option<std::sync::Arc<nnue::Network>>,
+    /// The international draughts patterns.
+    pub patterns: Option<std::sync::Arc<draughts::patterns::Patterns>>,
+}
+
+impl Learned {
+    /// What evaluators, engines and sessions start with: each embedded
+    /// evaluation that is its game's default. The one place that decides.
+    pub fn starting() -> Learned {
+        Learned {
+            network: nnue::starting_network(),
+            patterns: draughts::patterns::starting_patterns(),
+        }
+    }
+
+    /// The embedded learned evaluations, default or not.
+    pub fn embedded() -> Learned {
+        Learned {
+            network: nnue::default_network(),
+            patterns: draughts::patterns::default_patterns(),
+        }
+    }
 }
 
 /// A game the search can play: rules plus evaluation knowledge.

@@ -158,7 +158,10 @@ pub fn handshake(settings: &Settings, variant: Variant) -> Vec<String> {
                 let value = if spec.name == "Ponder" { settings.ponder } else { default };
                 format!("param name={name} value={value} type=bool")
             }
-            Kind::Button | Kind::String { .. } => continue,
+            Kind::String { default } => {
+                format!("param name={name} value={} type=string", quote(default))
+            }
+            Kind::Button => continue,
         };
         lines.push(line);
     }

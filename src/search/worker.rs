@@ -156,10 +156,10 @@ impl<G: Playable> Worker<G> {
         }
     }
 
-    /// Gives the evaluator a network (ignored by evaluators without one).
-    pub fn set_network(&mut self, net: Option<&Arc<crate::eval::nnue::Network>>) {
+    /// Gives the evaluator the learned evaluations (it takes its game's).
+    pub fn set_learned(&mut self, learned: &crate::eval::Learned) {
         use crate::eval::Evaluator;
-        self.eval.set_network(net);
+        self.eval.set_learned(learned);
     }
 
     /// Points the worker at a new table (after a Hash resize).

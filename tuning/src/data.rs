@@ -76,6 +76,22 @@ impl Record {
     }
 }
 
+/// Every record of a text file of this format; the first bad line fails
+/// with `path:line: reason`.
+pub fn read_text(path: &std::path::Path) -> Result<Vec<Record>, String> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let mut records = Vec::new();
+    for (n, line) in text.lines().enumerate() {
+        match Record::parse(line) {
+            Ok(Some(r)) => records.push(r),
+            Ok(None) => {}
+            Err(e) => return Err(format!("{}:{}: {e}", path.display(), n + 1)),
+        }
+    }
+    Ok(records)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

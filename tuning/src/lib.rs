@@ -1,7 +1,8 @@
 //! Crown's tuning workshop: self-play data generation ([`datagen`]), the
 //! plain-text position format ([`data`]), the 32-byte chess training
 //! record ([`record`]), the PGN converter ([`pgn`]), the chess network
-//! trainer ([`nnue`]) and the evaluation tuner ([`tuner`]).
+//! trainer ([`nnue`]), the international draughts pattern trainer
+//! ([`patterns`]) and the evaluation tuner ([`tuner`]).
 //!
 //! Everything is generic over [`crown::eval::Tunable`], and a `--variant`
 //! name becomes a game type through the engine's one variant switch,
@@ -14,6 +15,7 @@
 pub mod data;
 pub mod datagen;
 pub mod nnue;
+pub mod patterns;
 pub mod pgn;
 pub mod progress;
 pub mod record;

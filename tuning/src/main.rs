@@ -7,6 +7,8 @@
 //!   `crown match`) to 32-byte chess training records (`pgn.rs`).
 //! * `crown-tune nnue`: trains the chess network on training records and
 //!   exports the quantised net (`nnue/`).
+//! * `crown-tune patterns`: trains the international draughts pattern
+//!   evaluation and writes its file (`patterns.rs`).
 //! * `crown-tune tune`: fits K, runs Adam on the evaluation weights and
 //!   writes the new weights file (`--write`).
 //!
@@ -101,6 +103,8 @@ enum Command {
     },
     /// Trains the chess network (NNUE) on `.crb` training records.
     Nnue(crown_tuning::nnue::cli::Args),
+    /// Trains the international draughts patterns on labelled positions.
+    Patterns(crown_tuning::patterns::Args),
     /// Fits K and tunes the evaluation weights on labelled positions.
     Tune {
         /// chess, chess960 or any draughts variant.
@@ -226,6 +230,7 @@ fn main() -> ExitCode {
             Ok(())
         })(),
         Command::Nnue(args) => crown_tuning::nnue::cli::run(args),
+        Command::Patterns(args) => crown_tuning::patterns::run(args),
         Command::Tune {
             variant,
             data,
@@ -255,7 +260,15 @@ fn main() -> ExitCode {
                 .num_threads(threads)
                 .build_global()
                 .map_err(|e| e.to_string())?;
-            let config = tuner::Config { epochs, learning_rate: lr, batch, lambda, seed: 1, l2 };
+            let config = tuner::Config {
+                epochs,
+                learning_rate: lr,
+                batch,
+                lambda,
+                seed: 1,
+                l2,
+                epsilon: 1e-8,
+            };
             let target = match out {
                 Some(path) => Some(path),
                 None if write => Some(root.join(tune_params_file(variant)?)),
@@ -328,17 +341,7 @@ fn read_data(path: &std::path::Path, variant: Variant) -> Result<Vec<Record>, St
             })
             .collect();
     }
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-    let mut records = Vec::new();
-    for (n, line) in text.lines().enumerate() {
-        match Record::parse(line) {
-            Ok(Some(r)) => records.push(r),
-            Ok(None) => {}
-            Err(e) => return Err(format!("{}:{}: {e}", path.display(), n + 1)),
-        }
-    }
-    Ok(records)
+    crown_tuning::data::read_text(path)
 }
 
 fn validation_text(held: &[tuner::Entry], loss: f64) -> String {
@@ -408,7 +411,7 @@ fn tune_run<G: Tunable>(
     let held_before = tuner::loss(&held, &start_weights, k, config.lambda);
     println!("loss before: {before:.6}{}", validation_text(&held, held_before));
     let t = Instant::now();
-    let tuned = tuner::tune(&data, &start_weights, k, config, |epoch, loss| {
+    let tuned = tuner::tune(&data, &start_weights, k, config, |epoch, loss, _| {
         if report > 0 && (epoch % report == 0 || epoch == config.epochs) {
             println!("epoch {epoch:>5} loss {loss:.6} ({:.1} s)", t.elapsed().as_secs_f64());
         }

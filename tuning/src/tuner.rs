@@ -184,18 +184,24 @@ pub struct Config {
     /// L2 penalty per weight on its distance from the start (in loss units
     /// per centipawn squared): keeps rarely seen weights near their start.
     pub l2: f64,
+    /// Adam's epsilon. A larger one makes the step of a weight whose
+    /// gradient is small (a rarely seen feature) proportional to its
+    /// gradient instead of a full step, which holds sparse pattern weights
+    /// back from fitting noise.
+    pub epsilon: f64,
 }
 
-/// Adam over the loss from `start`; `progress` gets each epoch's number and
-/// loss on the whole data. Returns the tuned weights (unrounded).
+/// Adam over the loss from `start`; `progress` gets each epoch's number,
+/// loss on the whole data and weights. Returns the tuned weights
+/// (unrounded).
 pub fn tune(
     data: &[Entry],
     start: &[(f64, f64)],
     k: f64,
     config: &Config,
-    mut progress: impl FnMut(usize, f64),
+    mut progress: impl FnMut(usize, f64, &[(f64, f64)]),
 ) -> Weights {
-    let (beta1, beta2, eps) = (0.9, 0.999, 1e-8);
+    let (beta1, beta2, eps) = (0.9, 0.999, config.epsilon);
     let mut w = start.to_vec();
     let mut m = vec![(0.0, 0.0); w.len()];
     let mut v = vec![(0.0, 0.0); w.len()];
@@ -227,7 +233,7 @@ pub fn tune(
                 adam(&mut w[i].1, &mut m[i].1, &mut v[i].1, g[i].1);
             }
         }
-        progress(epoch, loss(data, &w, k, config.lambda));
+        progress(epoch, loss(data, &w, k, config.lambda), &w);
     }
     w
 }
@@ -294,9 +300,16 @@ mod tests {
                 / data.len() as f64
         };
         let before = (loss(&data, &start, k, 1.0), error(&start));
-        let config =
-            Config { epochs: 600, learning_rate: 2.0, batch: 0, lambda: 1.0, seed: 1, l2: 0.0 };
-        let tuned = tune(&data, &start, k, &config, |_, _| {});
+        let config = Config {
+            epochs: 600,
+            learning_rate: 2.0,
+            batch: 0,
+            lambda: 1.0,
+            seed: 1,
+            l2: 0.0,
+            epsilon: 1e-8,
+        };
+        let tuned = tune(&data, &start, k, &config, |_, _, _| {});
         let after = (loss(&data, &tuned, k, 1.0), error(&tuned));
         assert!(after.0 < before.0 / 4.0, "loss {before:?} -> {after:?}");
         assert!(after.1 < before.1 / 3.0, "evaluation error {before:?} -> {after:?}");

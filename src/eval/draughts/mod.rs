@@ -23,6 +23,7 @@
 //! side to move's view, in hundredths of a man.
 
 pub mod features;
+pub mod patterns;
 pub mod terms;
 
 use crate::draughts::geometry::Geometry;
@@ -34,9 +35,39 @@ use crate::score::Score;
 use features::flatten;
 use terms::{terms, Sum, Tables};
 
-/// The draughts evaluator (stateless).
-#[derive(Clone, Default)]
-pub struct DraughtsEvaluator;
+/// The draughts evaluator: the learned patterns where they serve the game
+/// and are loaded (international), else the hand-set terms.
+#[derive(Clone)]
+pub struct DraughtsEvaluator {
+    patterns: Option<std::sync::Arc<patterns::Patterns>>,
+}
+
+impl Default for DraughtsEvaluator {
+    fn default() -> Self {
+        DraughtsEvaluator { patterns: patterns::starting_patterns() }
+    }
+}
+
+impl DraughtsEvaluator {
+    /// The hand-set evaluation alone, whatever the default.
+    pub fn hand_set() -> Self {
+        DraughtsEvaluator { patterns: None }
+    }
+
+    /// The middlegame and endgame sums of `pos` (White's view), from the
+    /// patterns when they serve this game, else from the hand-set terms.
+    #[inline]
+    fn sums<R: Rules>(&self, pos: &Position<R>) -> (i32, i32) {
+        match &self.patterns {
+            Some(p) if patterns::Patterns::serve::<R>() => p.sums(pos),
+            _ => {
+                let mut sum = Sum::<R>::default();
+                terms(pos, &mut sum);
+                (sum.mg(), sum.eg())
+            }
+        }
+    }
+}
 
 /// The phase: the number of men on the board (at most
 /// [`Tables::MAX_PHASE`]).
@@ -88,9 +119,8 @@ fn white_score<R: Rules>(pos: &Position<R>, mg: i32, eg: i32) -> i32 {
 impl<R: Rules> Evaluator<Position<R>> for DraughtsEvaluator {
     #[inline]
     fn evaluate(&mut self, pos: &Position<R>) -> Score {
-        let mut sum = Sum::<R>::default();
-        terms(pos, &mut sum);
-        let white = white_score(pos, sum.mg(), sum.eg());
+        let (mg, eg) = self.sums(pos);
+        let white = white_score(pos, mg, eg);
         if pos.side() == Side::White {
             white
         } else {
@@ -99,19 +129,26 @@ impl<R: Rules> Evaluator<Position<R>> for DraughtsEvaluator {
     }
 
     fn trace(&mut self, pos: &Position<R>) -> String {
-        let mut sum = Sum::<R>::default();
-        terms(pos, &mut sum);
-        let white = white_score(pos, sum.mg(), sum.eg());
+        let (mg, eg) = self.sums(pos);
+        let white = white_score(pos, mg, eg);
+        let source = match &self.patterns {
+            Some(_) if patterns::Patterns::serve::<R>() => "learned patterns",
+            _ => "hand-set terms",
+        };
         format!(
-            "middlegame {} endgame {} phase {}/{} endgame scale {}/64\n\
+            "{source}: middlegame {} endgame {} phase {}/{} endgame scale {}/64\n\
              Final evaluation: {:+} (white side)",
-            sum.mg(),
-            sum.eg(),
+            mg,
+            eg,
             phase(pos),
             Tables::<R>::MAX_PHASE,
             eg_scale(pos),
             white
         )
+    }
+
+    fn set_learned(&mut self, learned: &crate::eval::Learned) {
+        self.patterns.clone_from(&learned.patterns);
     }
 }
 

@@ -32,7 +32,7 @@ fn flipped<R: Rules>(pos: &Position<R>) -> Position<R> {
 }
 
 fn white_view<R: Rules>(pos: &Position<R>) -> i32 {
-    let score = DraughtsEvaluator.evaluate(pos);
+    let score = DraughtsEvaluator::hand_set().evaluate(pos);
     if pos.side() == Side::White {
         score
     } else {
@@ -141,6 +141,6 @@ fn lone_king_endings_that_cannot_be_won_are_scaled_down() {
     assert_eq!(eg_scale(&intl("W:WK1,K3,K5,K7:BK50")), 64);
     assert_eq!(eg_scale(&intl("W:WK1,K3,K5:BK50,45")), 64);
     // Three kings still lead, but by less than a king's worth.
-    let score = DraughtsEvaluator.evaluate(&intl("W:WK1,K3,K5:BK50"));
+    let score = DraughtsEvaluator::hand_set().evaluate(&intl("W:WK1,K3,K5:BK50"));
     assert!(score > 0 && score < 150, "{score}");
 }

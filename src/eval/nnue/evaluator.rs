@@ -98,8 +98,8 @@ impl Evaluator<Position> for NetworkEvaluator {
         }
     }
 
-    fn set_network(&mut self, net: Option<&Arc<Network>>) {
-        self.net = net.cloned();
+    fn set_learned(&mut self, learned: &crate::eval::Learned) {
+        self.net.clone_from(&learned.network);
         self.cache.clear();
     }
 }

@@ -98,6 +98,11 @@ pub struct Options {
     /// Seed of the level's random choices (0: from the clock).
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
+    /// The evaluation: `<embedded>` (the learned patterns in the binary),
+    /// `<none>` (the hand-set evaluation) or a pattern file of
+    /// `crown-tune patterns`.
+    #[arg(long, value_name = "FILE")]
+    pub eval_file: Option<String>,
 }
 
 /// The validated settings a connection works with.
@@ -183,6 +188,7 @@ pub fn run(options: &Options, tables: Option<PathBuf>) -> Result<(), String> {
         (None, None) => {}
     }
     changes.extend(tables.map(Change::TablesPath));
+    changes.extend(options.eval_file.clone().map(Change::EvalFile));
     for change in changes {
         for note in session.apply(change)? {
             log.note(&note);

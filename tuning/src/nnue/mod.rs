@@ -232,7 +232,7 @@ pub fn train(
         let net = state.model.quantise().map_err(|e| format!("quantisation failed: {e}"))?;
         std::fs::write(base.with_extension("nnue"), net.to_bytes())
             .map_err(|e| format!("cannot write {}: {e}", base.display()))?;
-        plot::draw(&config.out.join("loss.svg"), &state.history)?;
+        plot::draw(&config.out.join("loss.svg"), "Crown network: loss per epoch", &state.history)?;
         report(&format!(
             "epoch {:>3} train {train_loss:.6} validation {held_loss:.6} lr {:.2e} ({:.1} s)",
             state.epoch,

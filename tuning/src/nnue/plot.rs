@@ -8,9 +8,9 @@
 use plotters::prelude::*;
 use std::path::Path;
 
-/// Writes the curves of `history` (`(training, validation)` loss per epoch,
+/// Writes the curves of `history`, under `title`, (`(training, validation)` loss per epoch,
 /// validation `NaN` when there is none) to `path`.
-pub fn draw(path: &Path, history: &[(f64, f64)]) -> Result<(), String> {
+pub fn draw(path: &Path, title: &str, history: &[(f64, f64)]) -> Result<(), String> {
     let err = |e: &dyn std::fmt::Display| format!("cannot draw {}: {e}", path.display());
     let finite = || history.iter().flat_map(|&(t, v)| [t, v]).filter(|x| x.is_finite());
     let (low, high) = finite().fold((f64::MAX, f64::MIN), |(l, h), x| (l.min(x), h.max(x)));
@@ -21,7 +21,7 @@ pub fn draw(path: &Path, history: &[(f64, f64)]) -> Result<(), String> {
     let root = SVGBackend::new(path, (800, 500)).into_drawing_area();
     root.fill(&WHITE).map_err(|e| err(&e))?;
     let mut chart = ChartBuilder::on(&root)
-        .caption("Crown network: loss per epoch", ("sans-serif", 22))
+        .caption(title, ("sans-serif", 22))
         .margin(15)
         .x_label_area_size(40)
         .y_label_area_size(70)

@@ -1,0 +1,262 @@
+//! `crown-tune patterns`: trains the learned evaluation of international
+//! draughts (`crown::eval::draughts::patterns`: region patterns, material,
+//! tempo, king terms) on labelled positions and writes the pattern file the
+//! engine reads (`EvalFile`, or embedded as
+//! `src/eval/draughts/international.cdp`).
+//!
+//! * Data: the text lines `crown-tune datagen --variant international`
+//!   writes ([`crate::data`]); the last `--validation` share of the lines
+//!   (whole games, as they are appended game by game) is held out.
+//! * Model and loss: the evaluation is linear in its weights, so this is
+//!   the Texel tuner ([`crate::tuner`]: Adam on the mean squared error of
+//!   the win probability against a blend of result and search score),
+//!   with the pattern features in place of the hand-set terms. Each epoch
+//!   prints the training and validation loss and redraws `--plot`.
+//! * Start: `--start FILE` continues from a pattern file (the previous
+//!   generation); without it, the hand-set weights of the terms and 0 for
+//!   every pattern, so the patterns learn what the terms miss (and
+//!   `--l2` holds rarely seen ones near 0).
+//!
+//! Invariant: the trainer's features are the engine's (both call
+//! `patterns::features`), so the exported weights evaluate in the engine
+//! as they did here, up to rounding and the phase's integer division.
+
+use crate::data::Record;
+use crate::nnue::plot;
+use crate::tuner::{self, Entry};
+use crown::draughts::International as InternationalPosition;
+use crown::eval::draughts::patterns::{self, Patterns, FEATURES, SCALARS};
+use crown::eval::draughts::{eg_scale, phase};
+use crown::eval::{Coefficients, Tunable};
+use crown::game::{Game, Variant};
+use rayon::prelude::*;
+use std::path::PathBuf;
+use std::time::Instant;
+
+/// `crown-tune patterns` arguments.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// Data files: labelled international positions (repeat for several).
+    #[arg(long, required = true)]
+    pub data: Vec<PathBuf>,
+    /// Where to write the pattern file.
+    #[arg(long)]
+    pub out: PathBuf,
+    /// Continue from this pattern file.
+    #[arg(long)]
+    pub start: Option<PathBuf>,
+    /// Passes over the data.
+    #[arg(long, default_value_t = 30)]
+    pub epochs: usize,
+    /// Adam step size (hundredths of a man).
+    #[arg(long, default_value_t = 1.0)]
+    pub lr: f64,
+    /// Positions per step.
+    #[arg(long, default_value_t = 16384)]
+    pub batch: usize,
+    /// Share of the game result in the target (1.0: result only).
+    #[arg(long, default_value_t = 0.5)]
+    pub lambda: f64,
+    /// L2 penalty on each weight's distance from its start value.
+    #[arg(long, default_value_t = 0.0)]
+    pub l2: f64,
+    /// Adam's epsilon: steps of weights with gradients below it shrink in
+    /// proportion (rare patterns move little).
+    #[arg(long, default_value_t = 1e-8)]
+    pub epsilon: f64,
+    /// Share of the data (its last lines) held out for validation.
+    #[arg(long, default_value_t = 0.05)]
+    pub validation: f64,
+    /// Use this K instead of fitting it to the start weights.
+    #[arg(long)]
+    pub k: Option<f64>,
+    /// Threads (0: all cores).
+    #[arg(long, default_value_t = 2)]
+    pub threads: usize,
+    /// Draw training and validation loss per epoch to this SVG.
+    #[arg(long)]
+    pub plot: Option<PathBuf>,
+}
+
+/// One position's entry for the tuner.
+fn entry(record: &Record) -> Result<Entry, String> {
+    let pos = InternationalPosition::from_fen(&record.fen, Variant::International)
+        .map_err(|e| format!("bad position '{}': {e}", record.fen))?;
+    let mut c = Coefficients::default();
+    patterns::features(&pos, &mut c);
+    let max = phase(&InternationalPosition::start(Variant::International)) as f32;
+    Ok(Entry {
+        terms: c.terms.into_boxed_slice(),
+        phase: phase(&pos) as f32 / max,
+        eg_scale: eg_scale(&pos) as f32 / 64.0,
+        result: record.result,
+        score: record.score as f32,
+    })
+}
+
+/// Reads every file's records.
+fn read(files: &[PathBuf]) -> Result<Vec<Record>, String> {
+    let mut records = Vec::new();
+    for path in files {
+        records.extend(crate::data::read_text(path)?);
+    }
+    Ok(records)
+}
+
+/// The start weights: a file's, or the hand-set terms' and 0 for patterns.
+fn start_weights(start: Option<&PathBuf>) -> Result<Vec<(i32, i32)>, String> {
+    match start {
+        Some(path) => {
+            let bytes =
+                std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+            let p = Patterns::from_bytes(&bytes).map_err(|e| format!("{}: {e}", path.display()))?;
+            Ok(p.weights().to_vec())
+        }
+        None => {
+            let mut w = <InternationalPosition as Tunable>::weights();
+            w.resize(FEATURES, (0, 0));
+            Ok(w)
+        }
+    }
+}
+
+/// Runs `crown-tune patterns`.
+pub fn run(args: Args) -> Result<(), String> {
+    if !(0.0..=1.0).contains(&args.lambda) || args.lr <= 0.0 || args.l2 < 0.0 {
+        return Err("--lambda must be in 0..1, --lr positive, --l2 not negative".into());
+    }
+    if !(0.0..0.9).contains(&args.validation) || args.batch == 0 {
+        return Err("--validation must be in 0..0.9 and --batch positive".into());
+    }
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(args.threads)
+        .build_global()
+        .map_err(|e| e.to_string())?;
+    let t = Instant::now();
+    let initial = start_weights(args.start.as_ref())?;
+    let records = read(&args.data)?;
+    let mut data: Vec<Entry> = records
+        .par_iter()
+        .enumerate()
+        .map(|(i, r)| entry(r).map_err(|e| format!("record {}: {e}", i + 1)))
+        .collect::<Result<_, _>>()?;
+    drop(records);
+    let held = data.split_off(data.len() - (data.len() as f64 * args.validation) as usize);
+    if data.is_empty() {
+        return Err("no positions in the data".into());
+    }
+    println!(
+        "loaded {} positions ({} held out) in {:.1} s",
+        data.len() + held.len(),
+        held.len(),
+        t.elapsed().as_secs_f64()
+    );
+    let start = tuner::to_float(&initial);
+    let k = args.k.unwrap_or_else(|| tuner::fit_k(&data, &start));
+    println!(
+        "K = {k:.4}; loss before: training {:.6}, validation {:.6}",
+        tuner::loss(&data, &start, k, args.lambda),
+        tuner::loss(&held, &start, k, args.lambda)
+    );
+    let config = tuner::Config {
+        epochs: args.epochs,
+        learning_rate: args.lr,
+        batch: args.batch,
+        lambda: args.lambda,
+        seed: 1,
+        l2: args.l2,
+        epsilon: args.epsilon,
+    };
+    let mut history = Vec::new();
+    let mut failure = None;
+    let tuned = tuner::tune(&data, &start, k, &config, |epoch, loss, w| {
+        let validation = tuner::loss(&held, w, k, args.lambda);
+        let v = if held.is_empty() { f64::NAN } else { validation };
+        history.push((loss, v));
+        println!(
+            "epoch {epoch:>3} training {loss:.6} validation {v:.6} ({:.0} s)",
+            t.elapsed().as_secs_f64()
+        );
+        if let Some(path) = &args.plot {
+            if let Err(e) =
+                plot::draw(path, "Crown international patterns: loss per epoch", &history)
+            {
+                failure.get_or_insert(e);
+            }
+        }
+    });
+    if let Some(e) = failure {
+        return Err(e);
+    }
+    let weights = tuner::rounded(&tuned);
+    let rounded = tuner::to_float(&weights);
+    println!(
+        "after rounding: training {:.6}, validation {:.6}",
+        tuner::loss(&data, &rounded, k, args.lambda),
+        tuner::loss(&held, &rounded, k, args.lambda)
+    );
+    let names = <InternationalPosition as Tunable>::feature_names();
+    let mut changes: Vec<(i32, usize)> = (0..SCALARS)
+        .map(|i| ((weights[i].0 - initial[i].0).abs() + (weights[i].1 - initial[i].1).abs(), i))
+        .collect();
+    changes.sort_unstable_by(|a, b| b.cmp(a));
+    println!("largest changes of the terms:");
+    for &(_, i) in changes.iter().take(12) {
+        println!("  {:<28} {:?} -> {:?}", names[i], initial[i], weights[i]);
+    }
+    let patterns = Patterns::new(&weights).map_err(|e| e.to_string())?;
+    std::fs::write(&args.out, patterns.to_bytes())
+        .map_err(|e| format!("cannot write {}: {e}", args.out.display()))?;
+    println!("wrote {}", args.out.display());
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crown::eval::Evaluator;
+    use crown::game::Side;
+    use crown::tournament::openings::Rng;
+
+    /// The engine's integer evaluation with a pattern file equals the
+    /// trainer's linear one on the same weights, up to rounding, over the
+    /// positions of random games (kings included).
+    #[test]
+    fn the_engine_evaluates_as_the_trainer() {
+        let mut rng = Rng::new(5);
+        let weights: Vec<(i32, i32)> = (0..FEATURES)
+            .map(|_| (rng.below(301) as i32 - 150, rng.below(301) as i32 - 150))
+            .collect();
+        let patterns = std::sync::Arc::new(Patterns::new(&weights).unwrap());
+        let learned = crown::eval::Learned { network: None, patterns: Some(patterns) };
+        let mut evaluator = <InternationalPosition as crown::eval::Playable>::Evaluator::default();
+        Evaluator::<InternationalPosition>::set_learned(&mut evaluator, &learned);
+        let float = tuner::to_float(&weights);
+        let mut list = <InternationalPosition as Game>::MoveList::default();
+        let mut checked = 0;
+        let mut kings = 0;
+        for _ in 0..40 {
+            let mut pos = InternationalPosition::start(Variant::International);
+            for _ in 0..150 {
+                pos.generate(&mut list);
+                if list.is_empty() {
+                    break;
+                }
+                let mv = list[rng.below(list.len())];
+                pos.play(mv);
+                let record = Record { fen: pos.to_fen(), score: 0, result: 0.5 };
+                let linear = tuner::evaluate(&entry(&record).unwrap(), &float);
+                let engine = Evaluator::<InternationalPosition>::evaluate(&mut evaluator, &pos);
+                let white = if pos.side() == Side::White { engine } else { -engine };
+                assert!(
+                    (f64::from(white) - linear).abs() <= 1.0,
+                    "{}: engine {white}, trainer {linear}",
+                    record.fen
+                );
+                checked += 1;
+                kings += usize::from(pos.kings() != 0);
+            }
+        }
+        assert!(checked > 2000 && kings > 100, "{checked} positions, {kings} with kings");
+    }
+}
