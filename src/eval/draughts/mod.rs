@@ -1,6 +1,13 @@
 //! Draughts evaluation, generic over the variant's rules, tapered between a
 //! middlegame and an endgame weight set by the share of men on the board.
 //!
+//! International draughts evaluates by default with learned region patterns
+//! ([`patterns`], chosen by `EvalFile`), which include the terms below with
+//! their own learned weights; every other variant, and international with
+//! `EvalFile <none>`, uses the hand-set terms described here. The
+//! [`Tunable`] view (the Texel tuner's) is that of the hand-set terms
+//! ([`DraughtsEvaluator::hand_set`]).
+//!
 //! Terms (defined in `terms.rs`, weights in `draughts_params.rs`, one set
 //! per family: 10x10, 8x8 diagonal, antidraughts, Turkish): material (the
 //! first, second and further kings are separate features, so a king's worth

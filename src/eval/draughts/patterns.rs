@@ -3,8 +3,8 @@
 //! The 10x10 board is read as 16 overlapping 4x4 windows (rows and columns
 //! starting at 0, 2, 4 and 6; each window holds 8 playable squares), the
 //! scanning Fabien Letouzey's Scan made known. Every configuration of a
-//! window (each square empty, White or Black: 3^8 = 6561) has a learned
-//! weight. Beside the patterns, the hand-set evaluation's terms
+//! window (each square empty, White or Black, a king read as a piece of its
+//! colour: 3^8 = 6561) has a learned weight. Beside the patterns, the hand-set evaluation's terms
 //! (`terms.rs`: material with the first, second and further kings apart,
 //! advancement by row, i.e. tempo, king mobility and the long diagonal,
 //! runaway men, the side to move, ...) are features with their own learned
@@ -22,7 +22,8 @@
 //! exactly (a test checks it).
 //!
 //! File format (`.cdp`, little-endian), trained and written by
-//! `crown-tune patterns` (tuning/README.md, "International patterns"):
+//! `crown-tune patterns` (tuning/README.md, section 7, "International
+//! draughts patterns"):
 //!
 //! | bytes          | field |
 //! |----------------|-------|
