@@ -24,8 +24,10 @@
 use crate::data::Record;
 use crate::nnue::plot;
 use crate::tuner::{self, Entry};
+use crown::draughts::rules::InternationalRules;
 use crown::draughts::International as InternationalPosition;
 use crown::eval::draughts::patterns::{self, Patterns, FEATURES, SCALARS};
+use crown::eval::draughts::terms::Tables;
 use crown::eval::draughts::{eg_scale, phase};
 use crown::eval::{Coefficients, Tunable};
 use crown::game::{Game, Variant};
@@ -84,10 +86,9 @@ fn entry(record: &Record) -> Result<Entry, String> {
         .map_err(|e| format!("bad position '{}': {e}", record.fen))?;
     let mut c = Coefficients::default();
     patterns::features(&pos, &mut c);
-    let max = phase(&InternationalPosition::start(Variant::International)) as f32;
     Ok(Entry {
         terms: c.terms.into_boxed_slice(),
-        phase: phase(&pos) as f32 / max,
+        phase: phase(&pos) as f32 / Tables::<InternationalRules>::MAX_PHASE as f32,
         eg_scale: eg_scale(&pos) as f32 / 64.0,
         result: record.result,
         score: record.score as f32,
