@@ -1,7 +1,8 @@
 //! The runner drives DamExchange engines: crown (`crown dxp --connect
 //! 127.0.0.1:{port}`) against crown over Hub in international draughts, and
 //! broken DXP peers (one that never connects, one that sends garbage) that
-//! lose their games with a stated reason while the match completes.
+//! lose their games with a stated reason while the match completes, and
+//! peers that end the game themselves with GAMEEND.
 
 use std::process::Command;
 
@@ -143,6 +144,63 @@ fn broken_dxp_peers_lose_with_a_reason() {
     ]);
     assert!(text.contains("Finished match: 2 games"), "{text}");
     assert!(text.contains("malformed"), "{text}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A DXP peer script that accepts every game and answers each search with
+/// `reply` (a DXP message without its terminating zero byte).
+fn scripted_peer(dir: &std::path::Path, name: &str, reply: &str) -> std::path::PathBuf {
+    let script = dir.join(name);
+    std::fs::write(
+        &script,
+        format!(
+            "#!/bin/bash\nexec 3<>/dev/tcp/127.0.0.1/$1\n\
+             while IFS= read -r -d '' msg <&3; do\n\
+               case $msg in R*) printf 'A%-32s0\\0' Peer >&3; printf '{reply}\\0' >&3;;\n\
+               M*) printf '{reply}\\0' >&3;; esac\n\
+             done\n"
+        ),
+    )
+    .unwrap();
+    let mut perm = std::fs::metadata(&script).unwrap().permissions();
+    std::os::unix::fs::PermissionsExt::set_mode(&mut perm, 0o755);
+    std::fs::set_permissions(&script, perm).unwrap();
+    script
+}
+
+#[test]
+fn a_peer_that_ends_the_game_is_judged() {
+    let crown = env!("CARGO_BIN_EXE_crown");
+    let cmd = format!("cmd={crown}");
+    let dir = std::env::temp_dir().join(format!("crown-match-dxp-end-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let play = |script: &std::path::Path| {
+        crown_match(&[
+            "--engine",
+            "name=hub",
+            &cmd,
+            "arg=hub",
+            "proto=hub",
+            "--engine",
+            "name=peer",
+            &format!("cmd={}", script.display()),
+            "arg={port}",
+            "proto=dxp",
+            "--each",
+            "tc=75/60",
+            "--repeat",
+        ])
+    };
+    // GAMEEND "I lose": a resignation.
+    let text = play(&scripted_peer(&dir, "resign.sh", "E10"));
+    assert!(text.contains("Finished match: 2 games"), "{text}");
+    assert!(text.contains("resigns (DXP GAMEEND)"), "{text}");
+    assert!(text.contains("Score of hub vs peer: 2 - 0 - 0"), "{text}");
+    // A draw claimed long before the 75-move limit forfeits the game.
+    let text = play(&scripted_peer(&dir, "claim.sh", "E20"));
+    assert!(text.contains("Finished match: 2 games"), "{text}");
+    assert!(text.contains("claiming a draw, which the rules do not give"), "{text}");
+    assert!(text.contains("Score of hub vs peer: 2 - 0 - 0"), "{text}");
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -27,12 +27,21 @@
 //! GAMEEND (its own point of view, stop code 0) and reads the engine's `E`
 //! for a short while.
 //!
+//! An engine may end the game itself with GAMEEND where its move is due;
+//! the runner answers GAMEEND and judges it ([`judge_end`]): "I lose" is a
+//! resignation. Once the control's moves have been played since the
+//! engine's GAMEREQ (DXP's match convention: Scan 2.0 stops every game
+//! there, 75 moves at `--tc 75/60`, and scores an open result as a draw),
+//! the claim is the game's adjudication: "I win" a win, a draw or no
+//! result a draw. Before that the rules have not ended the game (the runner
+//! checks them before every move), so any other claim forfeits it.
+//!
 //! Invariants: a dropped connection, a silence past the deadline, a message
 //! that does not decode or is out of turn is a [`Fault`]; CHAT is ignored and
 //! BACKREQ answered "not supported"; engine options (`option.X=`) are unused.
 
 use super::clock::{Limits, TimeControl};
-use super::engine::{EngineConfig, Fault, Reply, SearchRequest, HANDSHAKE_TIMEOUT};
+use super::engine::{EndVerdict, EngineConfig, Fault, Reply, SearchRequest, HANDSHAKE_TIMEOUT};
 use super::pgn::GameResult;
 use super::process::{EngineProcess, Launch, ReadError, TrafficLog};
 use crate::draughts::notation::{dxp_fields, parse_dxp_fields};
@@ -59,6 +68,8 @@ struct InGame {
     engine: Side,
     /// How many of the game's moves the engine knows.
     synced: usize,
+    /// How many of the game's moves were played before its GAMEREQ.
+    requested_at: usize,
     /// When the engine's last move arrived (or the game began).
     since: Instant,
 }
@@ -220,7 +231,12 @@ impl DxpClient {
     }
 
     /// Opens the game at the current position, the engine to move.
-    fn request_game(&mut self, pos: &International, startpos: bool) -> Result<(), Fault> {
+    fn request_game(
+        &mut self,
+        pos: &International,
+        startpos: bool,
+        requested_at: usize,
+    ) -> Result<(), Fault> {
         let engine = pos.side_to_move();
         let setup = if startpos {
             StartPosition::Initial
@@ -247,7 +263,7 @@ impl DxpClient {
                 other => return Err(Fault::Malformed(format!("{other:?} instead of GAMEACC"))),
             }
         }
-        self.game = Some(InGame { engine, synced: 0, since: Instant::now() });
+        self.game = Some(InGame { engine, synced: 0, requested_at, since: Instant::now() });
         Ok(())
     }
 
@@ -279,7 +295,7 @@ impl DxpClient {
             }
             _ => {
                 let startpos = request.game_startpos && request.game_moves.is_empty();
-                self.request_game(&pos, startpos)?;
+                self.request_game(&pos, startpos, request.game_moves.len())?;
             }
         }
         let start = Instant::now();
@@ -288,6 +304,9 @@ impl DxpClient {
                 Message::Move(mv) => break mv,
                 Message::Chat(_) => {}
                 Message::BackReq(_) => self.send(&Message::BackAcc(BackCode::NotSupported))?,
+                Message::GameEnd(end) => {
+                    return Err(self.ended(end.reason, request.game_moves.len()))
+                }
                 other => return Err(Fault::Malformed(format!("{other:?} instead of MOVE"))),
             }
         };
@@ -303,6 +322,22 @@ impl DxpClient {
             game.since = Instant::now();
         }
         Ok(Reply { mv: text, score: None, depth: None, elapsed })
+    }
+
+    /// The engine sent GAMEEND where its move was due, `plies` into the
+    /// game: judges it, answers GAMEEND (the runner's point of view) and
+    /// closes the game.
+    fn ended(&mut self, reason: EndReason, plies: usize) -> Fault {
+        let requested_at = self.game.take().map_or(0, |g| g.requested_at);
+        let verdict = judge_end(reason, self.moves, plies.saturating_sub(requested_at));
+        let answer = match verdict.won {
+            Some(true) => EndReason::ILose,
+            Some(false) => EndReason::IWin,
+            None => EndReason::Draw,
+        };
+        // The engine has closed the game; a lost answer changes nothing.
+        let _ = self.send(&Message::GameEnd(GameEnd { reason: answer, stop: false }));
+        Fault::Ended(verdict)
     }
 
     /// Sends GAMEEND for an open game (the runner's point of view, stop 0)
@@ -342,6 +377,43 @@ impl DxpClient {
     }
 }
 
+/// Judges a GAMEEND an engine sent where its move was due, `plies` after
+/// its GAMEREQ, in a control of `moves` moves (0: the whole game). See the
+/// module header.
+pub fn judge_end(reason: EndReason, moves: u32, plies: usize) -> EndVerdict {
+    let claim = match reason {
+        EndReason::ILose => {
+            return EndVerdict {
+                won: Some(false),
+                reason: "resigns (DXP GAMEEND)".into(),
+                termination: "normal",
+            }
+        }
+        EndReason::IWin => "a win",
+        EndReason::Draw => "a draw",
+        EndReason::Unknown => "no result",
+    };
+    let limit = moves as usize * 2;
+    if moves > 0 && plies >= limit {
+        let won = (reason == EndReason::IWin).then_some(true);
+        return EndVerdict {
+            won,
+            reason: format!(
+                "ends the game at the move limit ({moves} moves since its game request, \
+                 DXP convention) claiming {claim}"
+            ),
+            termination: "adjudication",
+        };
+    }
+    EndVerdict {
+        won: Some(false),
+        reason: format!(
+            "ends the game after {plies} plies claiming {claim}, which the rules do not give"
+        ),
+        termination: "rules infraction",
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -361,6 +433,26 @@ mod tests {
         assert_eq!(request_minutes(&config), 1);
         config.limits.tc = Some(TimeControl::parse("121").unwrap());
         assert_eq!(request_minutes(&config), 3);
+    }
+
+    #[test]
+    fn game_end_claims_are_judged() {
+        let verdict = |reason, plies| {
+            let v = judge_end(reason, 75, plies);
+            (v.won, v.termination)
+        };
+        // A resignation stands at any time.
+        assert_eq!(verdict(EndReason::ILose, 3), (Some(false), "normal"));
+        // At the move limit the claim is the adjudication.
+        assert_eq!(verdict(EndReason::IWin, 150), (Some(true), "adjudication"));
+        assert_eq!(verdict(EndReason::Draw, 150), (None, "adjudication"));
+        assert_eq!(verdict(EndReason::Unknown, 151), (None, "adjudication"));
+        // Before it, the rules have not ended the game: the claim forfeits.
+        for reason in [EndReason::IWin, EndReason::Draw, EndReason::Unknown] {
+            assert_eq!(verdict(reason, 149), (Some(false), "rules infraction"));
+        }
+        // A control for the whole game has no move limit.
+        assert_eq!(judge_end(EndReason::Draw, 0, 400).won, Some(false));
     }
 
     #[test]

@@ -87,6 +87,21 @@ pub enum Fault {
     Start(String),
     /// It refused the game (DXP GAMEACC with a non-zero code).
     Refused(String),
+    /// It ended the game itself where a move was due (DXP GAMEEND), judged
+    /// by the runner: not a failure of the engine, which plays on.
+    Ended(EndVerdict),
+}
+
+/// The runner's judgement of a game that an engine ended itself.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EndVerdict {
+    /// The result for the engine that ended the game: `Some(true)` a win,
+    /// `Some(false)` a loss, `None` a draw.
+    pub won: Option<bool>,
+    /// Why, for the game record (the engine's side is prefixed).
+    pub reason: String,
+    /// The PGN `Termination` tag.
+    pub termination: &'static str,
 }
 
 /// Everything one search needs to know.

@@ -12,7 +12,7 @@
 
 use super::adjudication::{Adjudication, Adjudicator, Verdict};
 use super::clock::GameClock;
-use super::engine::{EngineConfig, Fault, Player, SearchRequest};
+use super::engine::{EndVerdict, EngineConfig, Fault, Player, SearchRequest};
 use super::hub::HubText;
 use super::openings::Opening;
 use super::pgn::{GameRecord, GameResult, MoveRecord};
@@ -114,8 +114,21 @@ fn fault_ending(side: Side, fault: &Fault, waited: Duration, clocked: bool) -> E
         }
         Fault::Start(why) => (format!("{who} fails to start: {why}"), "abandoned"),
         Fault::Refused(why) => (format!("{who} refused game ({why})"), "abandoned"),
+        Fault::Ended(verdict) => return ended_ending(side, verdict),
     };
     Ending { result: win_for(side.flip()), reason, termination, fault: Some(side) }
+}
+
+/// A game that the engine playing `side` ended itself, as the runner
+/// judged it; the engine is sound and is not restarted.
+fn ended_ending(side: Side, verdict: &EndVerdict) -> Ending {
+    let result = match verdict.won {
+        Some(true) => win_for(side),
+        Some(false) => win_for(side.flip()),
+        None => GameResult::Draw,
+    };
+    let reason = format!("{} {}", side_name(side), verdict.reason);
+    Ending { result, reason, termination: verdict.termination, fault: None }
 }
 
 /// Plays one game. `players` are white's and black's slots: a `None` slot is
