@@ -2,7 +2,8 @@
 //! plain-text position format ([`data`]), the 32-byte chess training
 //! record ([`record`]), the PGN converter ([`pgn`]), the chess network
 //! trainer ([`nnue`]), the international draughts pattern trainer
-//! ([`patterns`]) and the evaluation tuner ([`tuner`]).
+//! ([`patterns`]), the draughts shot suite ([`shots`]) and the evaluation
+//! tuner ([`tuner`]).
 //!
 //! Everything is generic over [`crown::eval::Tunable`], and a `--variant`
 //! name becomes a game type through the engine's one variant switch,
@@ -19,4 +20,5 @@ pub mod patterns;
 pub mod pgn;
 pub mod progress;
 pub mod record;
+pub mod shots;
 pub mod tuner;

@@ -9,6 +9,8 @@
 //!   exports the quantised net (`nnue/`).
 //! * `crown-tune patterns`: trains the international draughts pattern
 //!   evaluation and writes its file (`patterns.rs`).
+//! * `crown-tune shots`: the international draughts shot suite: find
+//!   the shots that decided lost games, count those found (`shots.rs`).
 //! * `crown-tune tune`: fits K, runs Adam on the evaluation weights and
 //!   writes the new weights file (`--write`).
 //!
@@ -105,6 +107,9 @@ enum Command {
     Nnue(crown_tuning::nnue::cli::Args),
     /// Trains the international draughts patterns on labelled positions.
     Patterns(crown_tuning::patterns::Args),
+    /// International draughts shots: collects those that decided lost
+    /// games into a suite, and counts those the engine finds.
+    Shots(crown_tuning::shots::Args),
     /// Fits K and tunes the evaluation weights on labelled positions.
     Tune {
         /// chess, chess960 or any draughts variant.
@@ -231,6 +236,7 @@ fn main() -> ExitCode {
         })(),
         Command::Nnue(args) => crown_tuning::nnue::cli::run(args),
         Command::Patterns(args) => crown_tuning::patterns::run(args),
+        Command::Shots(args) => crown_tuning::shots::run(args),
         Command::Tune {
             variant,
             data,
