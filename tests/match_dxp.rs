@@ -17,6 +17,14 @@ fn crown_match(extra: &[&str]) -> String {
     text
 }
 
+/// `crown match` of Crown over Hub (named `hub`) against what `rest` adds.
+fn hub_against(rest: &[&str]) -> String {
+    let cmd = format!("cmd={}", env!("CARGO_BIN_EXE_crown"));
+    let mut args = vec!["--engine", "name=hub", &cmd, "arg=hub", "proto=hub"];
+    args.extend_from_slice(rest);
+    crown_match(&args)
+}
+
 #[test]
 fn crown_over_dxp_against_crown_over_hub() {
     let crown = env!("CARGO_BIN_EXE_crown");
@@ -94,15 +102,8 @@ fn a_dxp_engine_keeps_a_fast_control() {
 
 #[test]
 fn broken_dxp_peers_lose_with_a_reason() {
-    let crown = env!("CARGO_BIN_EXE_crown");
-    let cmd = format!("cmd={crown}");
     // Never connects: exits at once.
-    let text = crown_match(&[
-        "--engine",
-        "name=hub",
-        &cmd,
-        "arg=hub",
-        "proto=hub",
+    let text = hub_against(&[
         "--engine",
         "name=gone",
         "cmd=false",
@@ -127,12 +128,7 @@ fn broken_dxp_peers_lose_with_a_reason() {
     let mut perm = std::fs::metadata(&script).unwrap().permissions();
     std::os::unix::fs::PermissionsExt::set_mode(&mut perm, 0o755);
     std::fs::set_permissions(&script, perm).unwrap();
-    let text = crown_match(&[
-        "--engine",
-        "name=hub",
-        &cmd,
-        "arg=hub",
-        "proto=hub",
+    let text = hub_against(&[
         "--engine",
         "name=junk",
         &format!("cmd={}", script.display()),
@@ -170,17 +166,10 @@ fn scripted_peer(dir: &std::path::Path, name: &str, reply: &str) -> std::path::P
 
 #[test]
 fn a_peer_that_ends_the_game_is_judged() {
-    let crown = env!("CARGO_BIN_EXE_crown");
-    let cmd = format!("cmd={crown}");
     let dir = std::env::temp_dir().join(format!("crown-match-dxp-end-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let play = |script: &std::path::Path| {
-        crown_match(&[
-            "--engine",
-            "name=hub",
-            &cmd,
-            "arg=hub",
-            "proto=hub",
+        hub_against(&[
             "--engine",
             "name=peer",
             &format!("cmd={}", script.display()),

@@ -8,23 +8,27 @@
 //! rules make compulsory, and (3) within [`SETTLE_PLIES`] plies, once
 //! neither side has a capture left, has won the opponent at least one man
 //! of material (a king counts [`KING_MEN`] men), with a capture of two or
-//! more pieces on the way. `find` then has a long search confirm it: the
-//! search must choose that very move and score it at least
-//! [`CONFIRM_SCORE`], and the same search of the position one ply earlier
-//! must score the loser at least [`HOLDABLE_SCORE`] (the loser's move
-//! allowed the shot: it decided the game, which was not lost before).
-//! Only confirmed shots enter the suite, so every entry has one known
-//! winning move.
+//! more pieces on the way, played where the shooter was not ahead in
+//! material (so the shot, not what came before, decided the game). `find`
+//! has a long search confirm it: the search must choose that very move and
+//! score it at least [`CONFIRM_SCORE`]. Each confirmed shot is a `bm` (best
+//! move) entry: the shot's position and the shot, to be found. When the
+//! same search of the position one ply earlier scores the loser at least
+//! [`HOLDABLE_SCORE`] with another move than the one played, that position
+//! and the loser's move become an `am` (avoid move) entry: the game was
+//! not lost before that move, and avoiding it is what a search fails at
+//! when it prunes the opponent's sacrifice away.
 //!
-//! The suite is text, one position a line: `FEN | move | source`, the FEN
-//! and the move in PDN notation as Crown writes them, `source` free text
-//! (the file and game); `#` starts a comment line. `solve` searches each
-//! position from a fresh table at each node budget and counts the entries
-//! whose best move is the shot.
+//! The suite is text, one entry a line: `FEN | bm MOVE | source` or `FEN |
+//! am MOVE | source`, the FEN and the move in PDN notation as Crown writes
+//! them, `source` free text (the file and game); `#` starts a comment line.
+//! `solve` searches each position from a fresh table at each node budget
+//! and counts the `bm` entries whose best move is the shot and the `am`
+//! entries whose best move is another.
 //!
-//! Invariants: a suite entry parses, its move is legal and quiet, and it
-//! leaves the opponent a capture (checked by [`parse_suite`] and by the
-//! test that reads the shipped suite).
+//! Invariants: a suite entry parses and its move is legal; a `bm` move is
+//! quiet and leaves the opponent a capture (checked by [`parse_suite`] and
+//! by the test that reads the shipped suite).
 
 use crate::pgn::PgnReader;
 use crown::draughts::International;
@@ -86,12 +90,23 @@ pub enum ShotsCommand {
     },
 }
 
+/// What a suite entry asks of the search.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Task {
+    /// Play this move (the shot).
+    Best,
+    /// Play anything but this move (the one that allowed the shot).
+    Avoid,
+}
+
 /// One suite entry.
 #[derive(Clone, Debug)]
 pub struct Shot {
-    /// The position, the shot's side to move.
+    /// The position.
     pub position: International,
-    /// The winning move.
+    /// Find it or avoid it.
+    pub task: Task,
+    /// The shot, or the move that allowed it.
     pub mv: <International as Game>::Move,
     /// Where it came from.
     pub source: String,
@@ -100,12 +115,24 @@ pub struct Shot {
 impl Shot {
     /// The entry as a suite line.
     pub fn line(&self) -> String {
-        format!(
-            "{} | {} | {}",
-            self.position.to_fen(),
-            self.position.move_text(self.mv),
-            self.source
-        )
+        let task = match self.task {
+            Task::Best => "bm",
+            Task::Avoid => "am",
+        };
+        let mv = self.position.move_text(self.mv);
+        format!("{} | {task} {mv} | {}", self.position.to_fen(), self.source)
+    }
+
+    /// Whether a search of `nodes` from a fresh table does what the entry
+    /// asks.
+    pub fn solved(&self, nodes: u64) -> bool {
+        let limits = Limits { nodes: Some(nodes), ..Limits::default() };
+        let best =
+            search_once(&self.position, &limits, TABLE_MB).and_then(|f| f.pv.first().copied());
+        match self.task {
+            Task::Best => best == Some(self.mv),
+            Task::Avoid => best.is_some_and(|mv| mv != self.mv),
+        }
     }
 }
 
@@ -218,25 +245,38 @@ pub fn find(text: &str, origin: &str, loser: &str, nodes: u64) -> (Vec<Shot>, us
                 continue;
             }
             let limits = Limits { nodes: Some(nodes), ..Limits::default() };
-            let confirmed = i > 0
-                && search_once(&pos, &limits, TABLE_MB).is_some_and(|f| {
-                    f.pv.first() == Some(&line.moves[i]) && f.score >= CONFIRM_SCORE
-                })
-                && search_once(&positions[i - 1], &limits, TABLE_MB)
-                    .is_some_and(|f| f.score >= HOLDABLE_SCORE);
-            if confirmed {
-                let source = format!("{origin} game {} ply {}", number + 1, i + 1);
-                shots.push(Shot { position: pos, mv: line.moves[i], source });
-            } else {
-                unconfirmed += 1;
+            let shot = line.moves[i];
+            let allowed = i.checked_sub(1).map(|j| (positions[j], line.moves[j]));
+            let shooter = lost.flip();
+            let confirmed = material(&pos, shooter) <= 0
+                && search_once(&pos, &limits, TABLE_MB)
+                    .is_some_and(|f| f.pv.first() == Some(&shot) && f.score >= CONFIRM_SCORE);
+            match allowed {
+                Some((before, mistake)) if confirmed => {
+                    let avoidable = search_once(&before, &limits, TABLE_MB).is_some_and(|f| {
+                        f.score >= HOLDABLE_SCORE && f.pv.first() != Some(&mistake)
+                    });
+                    if avoidable {
+                        shots.push(Shot {
+                            position: before,
+                            task: Task::Avoid,
+                            mv: mistake,
+                            source: format!("{origin} game {} ply {}", number + 1, i),
+                        });
+                    }
+                    let source = format!("{origin} game {} ply {}", number + 1, i + 1);
+                    shots.push(Shot { position: pos, task: Task::Best, mv: shot, source });
+                }
+                _ => unconfirmed += 1,
             }
         }
     }
     (shots, unconfirmed)
 }
 
-/// Reads a suite; every entry must be a position, a legal quiet move that
-/// leaves the opponent a capture, and a source.
+/// Reads a suite; every entry must be a position, `bm` and a legal quiet
+/// move that leaves the opponent a capture or `am` and a legal move, and a
+/// source.
 pub fn parse_suite(text: &str) -> Result<Vec<Shot>, String> {
     let mut shots = Vec::new();
     for (n, line) in text.lines().enumerate() {
@@ -246,22 +286,23 @@ pub fn parse_suite(text: &str) -> Result<Vec<Shot>, String> {
         }
         let bad = |what: &str| format!("line {}: {what}: {line}", n + 1);
         let fields: Vec<&str> = line.split('|').map(str::trim).collect();
-        let [fen, mv, source] = fields[..] else { return Err(bad("expected FEN | move | source")) };
+        let [fen, task_mv, source] = fields[..] else {
+            return Err(bad("expected FEN | bm|am MOVE | source"));
+        };
+        let (task, mv) = match task_mv.split_once(' ') {
+            Some(("bm", mv)) => (Task::Best, mv.trim()),
+            Some(("am", mv)) => (Task::Avoid, mv.trim()),
+            _ => return Err(bad("expected bm MOVE or am MOVE")),
+        };
         let position = International::from_fen(fen, Variant::International)
             .map_err(|e| bad(&format!("bad FEN ({e:?})")))?;
         let mv = position.parse_move(mv).map_err(|e| bad(&format!("illegal move ({e:?})")))?;
-        if !is_tempo_sacrifice(&position, mv) {
-            return Err(bad("the move is not a quiet move that leaves a capture"));
+        if task == Task::Best && !is_tempo_sacrifice(&position, mv) {
+            return Err(bad("the shot is not a quiet move that leaves a capture"));
         }
-        shots.push(Shot { position, mv, source: source.to_string() });
+        shots.push(Shot { position, task, mv, source: source.to_string() });
     }
     Ok(shots)
-}
-
-/// Whether a search of `nodes` from a fresh table chooses the shot.
-pub fn solves(shot: &Shot, nodes: u64) -> bool {
-    let limits = Limits { nodes: Some(nodes), ..Limits::default() };
-    search_once(&shot.position, &limits, TABLE_MB).is_some_and(|f| f.pv.first() == Some(&shot.mv))
 }
 
 /// Runs `crown-tune shots`.
@@ -299,19 +340,22 @@ pub fn run(args: Args) -> Result<(), String> {
                 return Err("an empty suite or a zero node budget".into());
             }
             for &budget in &nodes {
-                let mut found = 0;
+                let mut solved = [0usize; 2];
+                let mut total = [0usize; 2];
                 for shot in &shots {
-                    let ok = solves(shot, budget);
-                    found += usize::from(ok);
+                    let ok = shot.solved(budget);
+                    let k = usize::from(shot.task == Task::Avoid);
+                    solved[k] += usize::from(ok);
+                    total[k] += 1;
                     if verbose {
-                        println!(
-                            "{budget:>9} {} {}",
-                            if ok { "found " } else { "missed" },
-                            shot.source
-                        );
+                        let what = if ok { "solved" } else { "failed" };
+                        println!("{budget:>9} {what} {}", shot.line());
                     }
                 }
-                println!("{budget} nodes: {found} of {} shots found", shots.len());
+                println!(
+                    "{budget} nodes: {} of {} shots found (bm), {} of {} allowing moves avoided (am)",
+                    solved[0], total[0], solved[1], total[1]
+                );
             }
             Ok(())
         }
@@ -361,20 +405,43 @@ mod tests {
     #[test]
     fn suite_lines_are_checked() {
         let (positions, moves) = line();
-        let shot = Shot { position: positions[86], mv: moves[86], source: "test".into() };
-        let parsed = parse_suite(&format!("# comment\n\n{}\n", shot.line())).unwrap();
-        assert_eq!(parsed.len(), 1);
-        assert_eq!(parsed[0].mv, shot.mv);
-        assert_eq!(parsed[0].position.key(), shot.position.key());
+        let shot = Shot {
+            position: positions[86],
+            task: Task::Best,
+            mv: moves[86],
+            source: "test".into(),
+        };
+        let allowed =
+            Shot { position: positions[85], task: Task::Avoid, mv: moves[85], source: "t".into() };
+        let text = format!("# comment\n\n{}\n{}\n", allowed.line(), shot.line());
+        let parsed = parse_suite(&text).unwrap();
+        assert_eq!(parsed.len(), 2);
+        assert_eq!((parsed[0].task, parsed[0].mv), (Task::Avoid, allowed.mv));
+        assert_eq!((parsed[1].task, parsed[1].mv), (Task::Best, shot.mv));
+        assert_eq!(parsed[1].position.key(), shot.position.key());
         let fen = shot.position.to_fen();
         for bad in [
-            format!("{fen} | 38-32"),
-            "W:W99:B1 | 38-32 | x".to_string(),
-            format!("{fen} | 38-33 | x"),
+            format!("{fen} | bm 38-32"),
+            format!("{fen} | 38-32 | x"),
+            format!("{fen} | xm 38-32 | x"),
+            "W:W99:B1 | bm 38-32 | x".to_string(),
+            format!("{fen} | bm 38-33 | x"),
             // Legal and quiet, but it gives nothing away.
-            format!("{fen} | {} | x", shot.position.move_text(quiet_safe_move(&shot.position))),
+            format!("{fen} | bm {} | x", shot.position.move_text(quiet_safe_move(&shot.position))),
         ] {
             assert!(parse_suite(&bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn the_shipped_suite_reads() {
+        let shots = parse_suite(include_str!("../../tests/data/shots_international.txt")).unwrap();
+        assert!(shots.len() >= 30, "{}", shots.len());
+        assert!(shots.iter().any(|s| s.task == Task::Avoid));
+        // Every line round-trips through the writer.
+        for shot in &shots {
+            let again = parse_suite(&shot.line()).unwrap();
+            assert_eq!((again[0].task, again[0].mv), (shot.task, shot.mv));
         }
     }
 
