@@ -538,8 +538,10 @@ fn lidraughts_layout_and_both_pydraughts_generations() {
     hub.quit();
 }
 
-/// The `info` score of a depth-`depth` search of the start position.
+/// The `info` score of a depth-`depth` search of the start position, from
+/// an empty table (`new-game`), so that only the evaluation decides it.
 fn start_score(hub: &mut Hub, depth: u32) -> String {
+    hub.send("new-game");
     hub.send(&pos_line(&start_hub::<InternationalRules>(), &[]));
     hub.send(&format!("level depth={depth}"));
     hub.send("go think");
