@@ -34,7 +34,7 @@ use crate::pgn::PgnReader;
 use crown::draughts::International;
 use crown::game::{Game, Side, Variant};
 use crown::search::{search_once, Limits};
-use crown::tournament::openings::{parse_games, realise};
+use crown::tournament::openings::{realise, Opening, OpeningText};
 use std::io::BufReader;
 use std::path::PathBuf;
 
@@ -149,6 +149,17 @@ fn material(pos: &International, side: Side) -> i32 {
     worth(own) - worth(other)
 }
 
+/// Every position of `line`, from its start to after its last move.
+fn positions(line: &Opening<International>) -> Vec<International> {
+    let mut positions = vec![line.start];
+    for &mv in &line.moves {
+        let mut next = *positions.last().unwrap_or(&line.start);
+        next.play(mv);
+        positions.push(next);
+    }
+    positions
+}
+
 /// Whether the side to move has a capture (and so must capture).
 fn must_capture(pos: &International) -> bool {
     let mut list = <International as Game>::MoveList::default();
@@ -220,25 +231,14 @@ pub fn find(text: &str, origin: &str, loser: &str, nodes: u64) -> (Vec<Shot>, us
         if name != Some(loser) {
             continue;
         }
-        // The moves through the engine's own reader of PDN.
-        let mut pdn = String::new();
-        if let Some(fen) = game.tag("FEN") {
-            pdn.push_str(&format!("[FEN \"{fen}\"]\n"));
-        }
-        for (mv, _) in &game.moves {
-            pdn.push_str(mv);
-            pdn.push(' ');
-        }
-        let Some(opening) = parse_games(&pdn).into_iter().next() else { continue };
-        let Ok(line) = realise::<International>(&opening, Variant::International, None) else {
+        let text = OpeningText {
+            fen: game.tag("FEN").map(str::to_string),
+            moves: game.moves.iter().map(|(mv, _)| mv.clone()).collect(),
+        };
+        let Ok(line) = realise::<International>(&text, Variant::International, None) else {
             continue;
         };
-        let mut positions = vec![line.start];
-        for &mv in &line.moves {
-            let mut next = *positions.last().unwrap_or(&line.start);
-            next.play(mv);
-            positions.push(next);
-        }
+        let positions = positions(&line);
         for i in candidates(&positions, &line.moves, lost) {
             let pos = positions[i];
             if shots.iter().any(|s| s.position.key() == pos.key()) {
@@ -380,15 +380,9 @@ mod tests {
         45. 33x2 16-21 2-0";
 
     fn line() -> (Vec<International>, Vec<<International as Game>::Move>) {
-        let opening = parse_games(GAME).into_iter().next().unwrap();
+        let opening = crown::tournament::openings::parse_games(GAME).into_iter().next().unwrap();
         let line = realise::<International>(&opening, Variant::International, None).unwrap();
-        let mut positions = vec![line.start];
-        for &mv in &line.moves {
-            let mut next = *positions.last().unwrap();
-            next.play(mv);
-            positions.push(next);
-        }
-        (positions, line.moves)
+        (positions(&line), line.moves)
     }
 
     #[test]
