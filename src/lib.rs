@@ -13,6 +13,7 @@
 #![warn(rust_2018_idioms)]
 
 pub mod bench;
+pub mod book;
 pub mod chess;
 pub mod draughts;
 pub mod egtb;

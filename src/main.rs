@@ -60,6 +60,12 @@ enum Command {
         #[command(subcommand)]
         action: EgtbAction,
     },
+    /// Opening books from Crown's own analysis: build one, or show a
+    /// position's moves.
+    Book {
+        #[command(subcommand)]
+        action: BookAction,
+    },
     /// Count the leaves of the legal move tree (exactness and speed test).
     Perft {
         /// chess, chess960, international, brazilian, russian, english,
@@ -117,6 +123,94 @@ enum EgtbAction {
     },
 }
 
+#[derive(Subcommand)]
+enum BookAction {
+    /// Search every move of the positions to DEPTH plies from the start
+    /// (all moves for the first FULL plies, then those within MARGIN of the
+    /// best) and write the book.
+    Build {
+        /// The game (international first; any variant builds).
+        #[arg(long, default_value = "international", value_parser = variant_arg)]
+        variant: Variant,
+        /// Plies from the start position.
+        #[arg(long, default_value_t = 6)]
+        depth: u32,
+        /// Plies over which every move is followed.
+        #[arg(long, default_value_t = 2)]
+        full: u32,
+        /// Nodes of each move's search.
+        #[arg(long, default_value_t = 200_000)]
+        nodes: u64,
+        /// After FULL plies, follow the moves within this much of the best
+        /// (engine units: 100 = a man or a pawn).
+        #[arg(long, default_value_t = 15)]
+        margin: i32,
+        /// Searches at once.
+        #[arg(long, default_value_t = 1, value_parser = crown::engine::options::threads_arg)]
+        threads: usize,
+        /// Hash table of each search, MiB.
+        #[arg(long, default_value_t = 16)]
+        hash: usize,
+        /// The book file to write.
+        #[arg(long)]
+        out: PathBuf,
+    },
+    /// Print a book's header and the moves it has for a position.
+    Show {
+        /// The book file.
+        file: PathBuf,
+        /// The position (FEN / PDN FEN; default: the start position).
+        fen: Option<String>,
+    },
+}
+
+/// `crown book build | show`.
+fn book(action: BookAction) -> Result<(), String> {
+    use crown::book::{build::Config, Book};
+    match action {
+        BookAction::Build { variant, depth, full, nodes, margin, threads, hash, out } => {
+            let config = Config { depth, full, nodes, margin, threads, hash_mb: hash };
+            let start = Instant::now();
+            let book = crown::for_variant!(variant, G => crown::book::build::build::<G>(
+                variant, &config, |line| println!("{line}")))?;
+            book.save(&out).map_err(|e| format!("{}: {e}", out.display()))?;
+            println!(
+                "{} positions, {} moves, written to {} in {:.0} s",
+                book.len(),
+                book.entries(),
+                out.display(),
+                start.elapsed().as_secs_f64()
+            );
+            Ok(())
+        }
+        BookAction::Show { file, fen } => {
+            let book = Book::load(&file).map_err(|e| format!("{}: {e}", file.display()))?;
+            let variant = book.variant();
+            println!(
+                "{}: {}, {} positions, {} moves, {} plies at {} nodes a move",
+                file.display(),
+                variant,
+                book.len(),
+                book.entries(),
+                book.depth(),
+                book.nodes()
+            );
+            crown::for_variant!(variant, G => {
+                let pos = match &fen {
+                    Some(text) => G::from_fen(text, variant)
+                        .map_err(|e| format!("bad position: {e}"))?,
+                    None => G::start(variant),
+                };
+                match book.moves(crown::book::key(&pos)) {
+                    Some(moves) => moves.iter().for_each(|m| println!("{} {}", m.text, m.score)),
+                    None => println!("not in the book"),
+                }
+            });
+            Ok(())
+        }
+    }
+}
+
 /// Answers an OpenBench `genfens` request: every line or none.
 fn genfens(arg: &str) -> ExitCode {
     match crown::tournament::genfens::answer(arg) {
@@ -152,6 +246,7 @@ fn main() -> ExitCode {
         Some(Command::Match { args }) => crown::tournament::run_cli(&args),
         Some(Command::Dxp { egtb, options }) => crown::protocol::dxp::run(&options, egtb),
         Some(Command::Egtb { action }) => egtb::run(action),
+        Some(Command::Book { action }) => book(action),
         Some(Command::Params) => {
             crown::search::params::spsa_lines().iter().for_each(|l| println!("{l}"));
             Ok(())
@@ -224,7 +319,7 @@ mod egtb {
     use super::EgtbAction;
     use crown::draughts::rules::Rules;
     use crown::draughts::Position;
-    use crown::egtb::{build_all, variant_dir, Tablebase};
+    use crown::egtb::{build_missing, variant_dir, Table, Tablebase};
     use crown::game::{Game, Variant};
     use std::path::Path;
     use std::time::Instant;
@@ -272,27 +367,52 @@ mod egtb {
     impl<R: Rules> Command for With<R> {
         fn build(&self, pieces: usize, dir: &Path) -> Result<(), String> {
             let start = Instant::now();
-            println!("signature        positions       wins     losses      draws   seconds");
-            let tb = build_all::<R>(pieces, |t, took| {
+            let shown = |e: &dyn std::fmt::Display| format!("{}: {e}", dir.display());
+            std::fs::create_dir_all(dir).map_err(|e| shown(&e))?;
+            // Resume: the valid tables already there are kept, a damaged one
+            // is built again.
+            let (have, problems) = Tablebase::load_dir(dir, R::VARIANT);
+            for p in problems {
+                eprintln!("egtb: refused {p}; building it again");
+            }
+            if !have.tables().is_empty() {
+                println!("{} tables already in {}, kept", have.tables().len(), dir.display());
+            }
+            println!(
+                "signature        positions       wins     losses      draws   seconds     bytes"
+            );
+            let mut built = (0usize, 0u64);
+            let tb = build_missing::<R>(have, pieces, |t, took| {
+                let took = took.as_secs_f64();
+                let save = Instant::now();
+                t.save(dir, R::VARIANT).map_err(|e| shown(&e))?;
+                let file = std::fs::metadata(dir.join(Table::file_name(t.signature())))
+                    .map_or(0, |m| m.len());
                 let [w, l, d] = t.counts();
                 println!(
-                    "{:<12} {:>13} {:>10} {:>10} {:>10} {:>9.2}",
+                    "{:<12} {:>13} {:>10} {:>10} {:>10} {:>9.2} {:>9}  (saved in {:.2} s)",
                     t.signature().name(),
                     t.positions(),
                     w,
                     l,
                     d,
-                    took.as_secs_f64()
+                    took,
+                    file,
+                    save.elapsed().as_secs_f64()
                 );
+                built = (built.0 + 1, built.1 + file);
+                Ok(())
             })
             .map_err(|e| e.to_string())?;
-            let built = start.elapsed().as_secs_f64();
-            tb.save_dir(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
             println!(
-                "{} tables, {} bytes, built in {:.1} s, written to {}",
+                "{} tables built ({} bytes on disk) in {:.1} s; {} tables up to {} pieces, \
+                 {} bytes in memory, in {}",
+                built.0,
+                built.1,
+                start.elapsed().as_secs_f64(),
                 tb.tables().len(),
+                tb.max_pieces(),
                 tb.bytes(),
-                built,
                 dir.display()
             );
             Ok(())

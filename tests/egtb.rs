@@ -15,11 +15,14 @@ use crown::draughts::rules::{
     RussianRules, TurkishRules,
 };
 use crown::draughts::Position;
-use crown::egtb::{build_all, Signature, Tablebase, Wdl};
+use crown::egtb::{build_all, build_missing, Signature, Tablebase, Wdl};
 use crown::game::{Game, NoMoveResult, Side, Variant};
 use std::collections::HashMap;
 use std::path::PathBuf;
 use std::process::Command;
+
+mod cli_support;
+use cli_support::crown;
 
 type Key = (u64, u64, u64, bool);
 
@@ -226,6 +229,32 @@ fn temp_dir(name: &str) -> PathBuf {
 }
 
 #[test]
+fn a_resumed_build_equals_a_whole_one() {
+    let whole = build_all::<RussianRules>(3, |_, _| {}).expect("build");
+    let mut part = Tablebase::new(Variant::Russian);
+    for t in whole.tables().into_iter().filter(|t| t.signature().pieces() < 3).step_by(2) {
+        part.insert(t.clone());
+    }
+    let kept = part.tables().len();
+    let mut built = 0;
+    let resumed = build_missing::<RussianRules>(part, 3, |_, _| {
+        built += 1;
+        Ok(())
+    })
+    .expect("resume");
+    assert_eq!(built + kept, whole.tables().len());
+    for t in whole.tables() {
+        assert_eq!(resumed.table(t.signature()), Some(t), "{}", t.signature());
+    }
+    // A table that cannot be kept stops the build with its reason.
+    let err = build_missing::<RussianRules>(Tablebase::new(Variant::Russian), 3, |_, _| {
+        Err("disk full".to_string())
+    })
+    .expect_err("stops");
+    assert_eq!(err.to_string(), "disk full");
+}
+
+#[test]
 fn files_round_trip_and_damage_is_refused() {
     let dir = temp_dir("files");
     let tb = build_all::<BrazilianRules>(3, |_, _| {}).expect("build");
@@ -250,7 +279,7 @@ fn files_round_trip_and_damage_is_refused() {
     std::fs::write(dir.join("junk.wdl"), b"hello").expect("write");
     let (damaged, problems) = Tablebase::load_dir(&dir, Variant::Brazilian);
     assert_eq!(problems.len(), 3, "{problems:?}");
-    assert!(problems.iter().any(|p| p.contains("1m1k-1m0k.wdl") && p.contains("checksum")));
+    assert!(problems.iter().any(|p| p.contains("1m1k-1m0k.wdl") && p.contains("damaged")));
     assert!(problems.iter().any(|p| p.contains("0m1k-0m1k.wdl")));
     assert_eq!(damaged.tables().len(), tb.tables().len() - 2);
     assert!(damaged.table(sig("1m1k-1m0k")).is_none());
@@ -259,15 +288,6 @@ fn files_round_trip_and_damage_is_refused() {
     assert_eq!(other.tables().len(), 0);
     assert!(!problems.is_empty());
     let _ = std::fs::remove_dir_all(&dir);
-}
-
-fn crown(args: &[&str]) -> (bool, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_crown")).args(args).output().expect("run crown");
-    (
-        out.status.success(),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
 }
 
 #[test]
@@ -279,6 +299,22 @@ fn command_line_build_and_probe() {
     assert!(ok, "{out}{err}");
     assert!(out.contains("16 tables"), "{out}");
     assert!(dir.join("international").join("0m2k-0m1k.wdl").is_file());
+    // A second build resumes: the valid tables are kept, a damaged one is
+    // built again (and reads back).
+    let victim = dir.join("international").join("1m0k-1m1k.wdl");
+    let mut bytes = std::fs::read(&victim).expect("read");
+    bytes.truncate(bytes.len() - 3);
+    std::fs::write(&victim, &bytes).expect("write");
+    let (ok, out, err) =
+        crown(&["egtb", "build", "--variant", "international", "--pieces", "3", "--dir", root]);
+    assert!(ok, "{out}{err}");
+    assert!(err.contains("1m0k-1m1k.wdl") && err.contains("building it again"), "{err}");
+    assert!(out.contains("15 tables already in"), "{out}");
+    assert!(out.contains("1 tables built") && out.contains("16 tables up to 3 pieces"), "{out}");
+    let (ok, out, err) =
+        crown(&["egtb", "build", "--variant", "international", "--pieces", "3", "--dir", root]);
+    assert!(ok && err.is_empty(), "{out}{err}");
+    assert!(out.contains("0 tables built"), "{out}");
     let (ok, out, _) =
         crown(&["egtb", "probe", "--variant", "international", "--dir", root, "W:W8:B3"]);
     assert!(ok);

@@ -588,3 +588,70 @@ fn eval_file_switches_the_draughts_evaluation() {
     hub.quit();
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn book_moves_are_played_at_once_where_the_book_has_the_position() {
+    use crown::book::{build, key, Book};
+    use crown::game::{Game, Variant};
+    let dir = std::env::temp_dir().join(format!("crown-hub-book-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let config =
+        build::Config { depth: 2, full: 1, nodes: 500, margin: 10, threads: 1, hash_mb: 1 };
+    let book =
+        build::build::<crown::draughts::International>(Variant::International, &config, |_| {})
+            .unwrap();
+    let file = dir.join("international.crb");
+    book.save(&file).unwrap();
+    let damaged = dir.join("damaged.crb");
+    let mut bytes = std::fs::read(&file).unwrap();
+    bytes[60] ^= 1;
+    std::fs::write(&damaged, &bytes).unwrap();
+    let start = crown::draughts::International::start(Variant::International);
+    let best = Book::load(&file).unwrap().moves(key(&start)).unwrap()[0].text.clone();
+    let start_text = start_hub::<InternationalRules>();
+
+    let mut hub = Hub::start();
+    hub.send("hub");
+    let (_, params) = hub.until("wait");
+    assert!(params.iter().any(|l| l.starts_with("param name=book ")), "{params:?}");
+    hub.send("init");
+    hub.until("ready");
+    // A game move (on the clock) in a position the book has, or not.
+    let game_move = |hub: &mut Hub, moves: &[String]| {
+        hub.send(&pos_line(&start_text, moves));
+        hub.send("level move-time=0.2");
+        hub.send("go think");
+        let (mv, before) = hub.done();
+        check_move::<InternationalRules>(&start_text, moves, mv.as_deref().unwrap());
+        (mv.unwrap(), before.iter().any(|l| l.starts_with("info ")))
+    };
+    // A damaged book is refused; the engine plays on without one.
+    hub.send(&format!("set-param name=book value={}", damaged.display()));
+    let lines = hub.sync();
+    assert!(
+        lines.iter().any(|l| l.contains("checksum") && l.contains("without a book")),
+        "{lines:?}"
+    );
+    assert!(game_move(&mut hub, &[]).1, "no book: a search");
+    // The book: its best move at once, no search.
+    hub.send(&format!("set-param name=book value={}", file.display()));
+    assert!(hub.sync().iter().any(|l| l.contains("international, ")));
+    assert_eq!(game_move(&mut hub, &[]), (best.clone(), false));
+    // Out of the book (two plies in), and analysis: searches.
+    let two = first_moves::<InternationalRules>(2);
+    assert!(game_move(&mut hub, &two).1);
+    hub.send(&pos_line(&start_text, &[]));
+    hub.send("level depth=2");
+    hub.send("go think");
+    assert!(hub.done().1.iter().any(|l| l.starts_with("info ")), "analysis searches");
+    // A foreign file is refused and the book in use kept.
+    hub.send(&format!("set-param name=book value={}", damaged.with_extension("none").display()));
+    let lines = hub.sync();
+    assert!(lines.iter().any(|l| l.contains("keeping")), "{lines:?}");
+    assert_eq!(game_move(&mut hub, &[]), (best, false));
+    hub.send("set-param name=book value=<none>");
+    hub.sync();
+    assert!(game_move(&mut hub, &[]).1);
+    hub.quit();
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -25,9 +25,10 @@ const LAYERS: &[(&str, u8)] = &[
     ("eval", 1),
     // Search.
     ("search", 2),
-    // Engine (and the bench, which drives searches).
+    // Engine (and the bench and the opening book, which drive searches).
     ("engine", 3),
     ("bench", 3),
+    ("book", 3),
     // Protocols.
     ("protocol", 4),
     // The match runner: a client of all the above.

@@ -50,6 +50,8 @@ pub enum BuildError {
     /// limit counts), or its endings have no tables to build
     /// (breakthrough: the first king ends the game).
     Unsupported(&'static str),
+    /// A finished table could not be kept (saved).
+    Keep(String),
 }
 
 impl std::fmt::Display for BuildError {
@@ -58,6 +60,7 @@ impl std::fmt::Display for BuildError {
             BuildError::Missing(s) => write!(f, "no table for {s} while building"),
             BuildError::TooLarge(s) => write!(f, "{s} has too many positions to index"),
             BuildError::Unsupported(why) => write!(f, "no endgame tables: {why}"),
+            BuildError::Keep(why) => f.write_str(why),
         }
     }
 }
@@ -198,6 +201,22 @@ pub fn build_all<R: Rules>(
     pieces: usize,
     mut done: impl FnMut(&Table, Duration),
 ) -> Result<Tablebase, BuildError> {
+    build_missing::<R>(Tablebase::new(R::VARIANT), pieces, |t, took| {
+        done(t, took);
+        Ok(())
+    })
+}
+
+/// Builds every signature of 2..=`pieces` pieces that `tb` does not hold
+/// yet, smallest first, and returns `tb` with them: a build resumed from the
+/// tables already on disk. `keep` gets each new table, with the time it
+/// took, before the next one starts (to save it, so that an interrupted
+/// build loses one table at most); its error stops the build.
+pub fn build_missing<R: Rules>(
+    mut tb: Tablebase,
+    pieces: usize,
+    mut keep: impl FnMut(&Table, Duration) -> Result<(), String>,
+) -> Result<Tablebase, BuildError> {
     if R::KING_MOVE_LIMIT != 0 {
         return Err(BuildError::Unsupported(
             "a Frisian position is more than its pieces (the three-move king limit \
@@ -209,11 +228,16 @@ pub fn build_all<R: Rules>(
             "in breakthrough the first king wins, so no ending with kings is ever played",
         ));
     }
-    let mut tb = Tablebase::new(R::VARIANT);
+    if tb.variant() != Some(R::VARIANT) {
+        return Err(BuildError::Unsupported("the tables given belong to another variant"));
+    }
     for sig in Signature::all_up_to(pieces) {
+        if tb.table(sig).is_some() {
+            continue;
+        }
         let start = Instant::now();
         let table = build_signature::<R>(&tb, sig)?;
-        done(&table, start.elapsed());
+        keep(&table, start.elapsed()).map_err(BuildError::Keep)?;
         tb.insert(table);
     }
     Ok(tb)

@@ -20,7 +20,7 @@ pub mod probe;
 pub mod storage;
 pub mod unmove;
 
-pub use build::{build_all, build_signature, BuildError};
+pub use build::{build_all, build_missing, build_signature, BuildError};
 pub use index::{Indexer, Signature};
 pub use probe::Tablebase;
 pub use storage::{StorageError, Table};

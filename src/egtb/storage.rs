@@ -1,5 +1,5 @@
-//! Storage: one signature's results packed 2 bits a position, in memory and
-//! in a file of its own.
+//! Storage: one signature's results packed 2 bits a position in memory, and
+//! compressed in a file of its own.
 //!
 //! Codes: 0 draw, 1 win, 2 loss (for the side to move), 3 no position (an
 //! index whose men would share a square). Four positions a byte, index `i`
@@ -9,17 +9,22 @@
 //!
 //! | offset | size | field |
 //! |---|---|---|
-//! | 0 | 8 | magic `CRWNWDL1` |
+//! | 0 | 8 | magic `CRWNWDL2` (`CRWNWDL1`: the data stored as is) |
 //! | 8 | 16 | variant name, NUL padded |
 //! | 24 | 4 | signature: white men, white kings, black men, black kings |
 //! | 28 | 4 | reserved (0) |
 //! | 32 | 8 | positions (indices) |
 //! | 40 | 24 | wins, losses, draws |
-//! | 64 | 8 | FNV-1a 64 of the data |
-//! | 72 | ceil(positions / 4) | data |
+//! | 64 | 8 | FNV-1a 64 of the packed data (uncompressed) |
+//! | 72 | rest | the packed data, ceil(positions / 4) bytes, as one zstd frame |
 //!
-//! Loading checks every field, the length and the checksum: a damaged file
-//! is refused with a [`StorageError`], never half used.
+//! The packed codes compress 6-8 times (zstd level [`LEVEL`]; the 4-piece
+//! international tables go from 21.7 MB to 2.9 MB). A table is decompressed
+//! whole when it is loaded: probes read the packed codes directly.
+//!
+//! Loading checks every field, the frame, the length and the checksum: a
+//! damaged file is refused with a [`StorageError`], never half used. Files
+//! of the first version (uncompressed) are still read.
 
 use super::index::Signature;
 use super::Wdl;
@@ -27,8 +32,14 @@ use crate::game::Variant;
 use std::fmt;
 use std::path::Path;
 
-const MAGIC: &[u8; 8] = b"CRWNWDL1";
+/// Magic of the compressed files written now.
+const MAGIC: &[u8; 8] = b"CRWNWDL2";
+/// Magic of the first, uncompressed version (read, no longer written).
+const MAGIC_RAW: &[u8; 8] = b"CRWNWDL1";
 const HEADER: usize = 72;
+/// zstd level of the files: level 19 gives 7.5x on the 4-piece international
+/// tables against 5.1x at level 3, and decompression is as fast at any level.
+pub const LEVEL: i32 = 19;
 
 /// Code of a draw.
 pub const DRAW: u8 = 0;
@@ -52,6 +63,8 @@ pub enum StorageError {
     Length,
     /// The data does not match its checksum, or a count is wrong.
     Checksum,
+    /// The compressed data cannot be decompressed.
+    Damaged(String),
 }
 
 impl fmt::Display for StorageError {
@@ -62,6 +75,7 @@ impl fmt::Display for StorageError {
             StorageError::Mismatch => f.write_str("variant or material differs from the file name"),
             StorageError::Length => f.write_str("wrong length (truncated file?)"),
             StorageError::Checksum => f.write_str("checksum mismatch (damaged file)"),
+            StorageError::Damaged(e) => write!(f, "damaged compressed data ({e})"),
         }
     }
 }
@@ -152,10 +166,20 @@ impl Table {
         format!("{}.wdl", signature.name())
     }
 
-    /// The file image.
+    /// The file image (compressed).
     pub fn to_bytes(&self, variant: Variant) -> Vec<u8> {
+        self.image(variant, true)
+    }
+
+    /// The file image of the first version (the data as is), which loading
+    /// still accepts.
+    pub fn to_raw_bytes(&self, variant: Variant) -> Vec<u8> {
+        self.image(variant, false)
+    }
+
+    fn image(&self, variant: Variant, compress: bool) -> Vec<u8> {
         let mut out = Vec::with_capacity(HEADER + self.data.len());
-        out.extend_from_slice(MAGIC);
+        out.extend_from_slice(if compress { MAGIC } else { MAGIC_RAW });
         let mut name = [0u8; 16];
         let v = variant.name().as_bytes();
         name[..v.len().min(16)].copy_from_slice(&v[..v.len().min(16)]);
@@ -176,7 +200,13 @@ impl Table {
             out.extend_from_slice(&c.to_le_bytes());
         }
         out.extend_from_slice(&fnv1a(&self.data).to_le_bytes());
-        out.extend_from_slice(&self.data);
+        if compress {
+            // Compressing a slice in memory fails only on allocation.
+            let packed = zstd::bulk::compress(&self.data, LEVEL).expect("zstd compression");
+            out.extend_from_slice(&packed);
+        } else {
+            out.extend_from_slice(&self.data);
+        }
         out
     }
 
@@ -186,9 +216,10 @@ impl Table {
         variant: Variant,
         signature: Signature,
     ) -> Result<Table, StorageError> {
-        if bytes.len() < HEADER || &bytes[..8] != MAGIC {
+        if bytes.len() < HEADER || (&bytes[..8] != MAGIC && &bytes[..8] != MAGIC_RAW) {
             return Err(StorageError::Magic);
         }
+        let compressed = &bytes[..8] == MAGIC;
         let word = |at: usize| {
             let mut w = [0u8; 8];
             w.copy_from_slice(&bytes[at..at + 8]);
@@ -202,16 +233,29 @@ impl Table {
             return Err(StorageError::Mismatch);
         }
         let positions = word(32);
-        let data = &bytes[HEADER..];
-        if positions.div_ceil(4) != data.len() as u64 {
+        let len = usize::try_from(positions.div_ceil(4)).map_err(|_| StorageError::Length)?;
+        let data = if compressed {
+            let frame = &bytes[HEADER..];
+            // The frame must say how long it is, and say the header's length:
+            // a foreign or damaged size never allocates more than the table.
+            match zstd::zstd_safe::get_frame_content_size(frame) {
+                Ok(Some(n)) if n == len as u64 => {}
+                Ok(Some(_)) => return Err(StorageError::Length),
+                _ => return Err(StorageError::Damaged("no frame size".into())),
+            }
+            zstd::bulk::decompress(frame, len).map_err(|e| StorageError::Damaged(e.to_string()))?
+        } else {
+            bytes[HEADER..].to_vec()
+        };
+        if data.len() != len {
             return Err(StorageError::Length);
         }
-        if fnv1a(data) != word(64) {
+        if fnv1a(&data) != word(64) {
             return Err(StorageError::Checksum);
         }
         let mut table = Table::from_codes(signature, &[]);
         table.positions = positions;
-        table.data = data.to_vec();
+        table.data = data;
         let mut counts = [0u64; 3];
         for i in 0..positions {
             match table.code(i) {
@@ -256,21 +300,50 @@ mod tests {
         let table = Table::from_codes(sig, &codes);
         assert_eq!(table.counts(), [2, 1, 3]);
         let bytes = table.to_bytes(Variant::International);
+        assert_eq!(&bytes[..8], MAGIC);
         let back = Table::from_bytes(&bytes, Variant::International, sig).expect("round trip");
         assert_eq!(back, table);
         for (i, &c) in codes.iter().enumerate() {
             assert_eq!(back.code(i as u64), c);
         }
         assert_eq!(back.code(99), NONE);
-        let mut flipped = bytes.clone();
+        // The first version, the data stored as is, still reads.
+        let raw = table.to_raw_bytes(Variant::International);
+        assert_eq!(&raw[..8], MAGIC_RAW);
+        assert_eq!(Table::from_bytes(&raw, Variant::International, sig).expect("v1"), table);
+        let mut flipped = raw.clone();
         *flipped.last_mut().expect("data") ^= 1;
         assert!(matches!(
             Table::from_bytes(&flipped, Variant::International, sig),
             Err(StorageError::Checksum)
         ));
+        // A damaged frame, or one that holds other data than the header
+        // says, is refused.
+        let mut broken = bytes.clone();
+        broken[HEADER] ^= 0xff;
+        assert!(matches!(
+            Table::from_bytes(&broken, Variant::International, sig),
+            Err(StorageError::Damaged(_))
+        ));
+        let mut other = bytes[..HEADER].to_vec();
+        other.extend_from_slice(&zstd::bulk::compress(&[0u8; 3], LEVEL).expect("zstd"));
+        assert!(matches!(
+            Table::from_bytes(&other, Variant::International, sig),
+            Err(StorageError::Length)
+        ));
+        let mut wrong = bytes[..HEADER].to_vec();
+        wrong.extend_from_slice(&zstd::bulk::compress(&[0u8; 2], LEVEL).expect("zstd"));
+        assert!(matches!(
+            Table::from_bytes(&wrong, Variant::International, sig),
+            Err(StorageError::Checksum)
+        ));
+        assert!(matches!(
+            Table::from_bytes(&raw[..raw.len() - 1], Variant::International, sig),
+            Err(StorageError::Length)
+        ));
         assert!(matches!(
             Table::from_bytes(&bytes[..bytes.len() - 1], Variant::International, sig),
-            Err(StorageError::Length)
+            Err(StorageError::Damaged(_))
         ));
         assert!(matches!(
             Table::from_bytes(&bytes, Variant::Brazilian, sig),

@@ -89,6 +89,7 @@ pub const OPTIONS: &[Spec] = &[
     },
     Spec { name: "SyzygyPath", hub: None, kind: Kind::String { default: NO_PATH } },
     Spec { name: "EvalFile", hub: Some("eval-file"), kind: Kind::String { default: DEFAULT_NET } },
+    Spec { name: "BookFile", hub: Some("book"), kind: Kind::String { default: NO_BOOK } },
     Spec { name: "SyzygyProbeDepth", hub: None, kind: Kind::Spin { default: 1, min: 1, max: 100 } },
     Spec { name: "Syzygy50MoveRule", hub: None, kind: Kind::Check { default: true } },
     Spec { name: "SyzygyProbeLimit", hub: None, kind: Kind::Spin { default: 7, min: 0, max: 7 } },
@@ -102,6 +103,9 @@ pub const EMBEDDED_NET: &str = "<embedded>";
 /// the default evaluation ([`crate::eval::nnue::NETWORK_BY_DEFAULT`]).
 pub const DEFAULT_NET: &str =
     if crate::eval::nnue::NETWORK_BY_DEFAULT { EMBEDDED_NET } else { NO_NET };
+
+/// The `BookFile` of no book (the default).
+pub const NO_BOOK: &str = "<none>";
 
 /// The `SyzygyPath` that loads no tables (Stockfish's spelling).
 pub const NO_PATH: &str = "<empty>";
@@ -165,6 +169,9 @@ pub enum Change {
     /// international draughts pattern file ([`NO_NET`]: the hand-set
     /// evaluations; [`EMBEDDED_NET`]: those in the binary).
     EvalFile(String),
+    /// Play the moves of this opening book (`crown book build`) where it
+    /// has the position ([`NO_BOOK`]: none).
+    BookFile(String),
     /// Smallest remaining depth for a table probe at the piece limit.
     SyzygyProbeDepth(i32),
     /// Whether cursed wins and blessed losses count as draws.
@@ -312,6 +319,7 @@ pub fn parse(name: &str, value: Option<&str>) -> Result<Change, OptionError> {
             Change::SyzygyPath(if text.is_empty() { NO_PATH.into() } else { text.into() })
         }
         "EvalFile" => Change::EvalFile(if text.is_empty() { NO_NET.into() } else { text.into() }),
+        "BookFile" => Change::BookFile(if text.is_empty() { NO_BOOK.into() } else { text.into() }),
         "SyzygyProbeDepth" => Change::SyzygyProbeDepth(int()? as i32),
         "Syzygy50MoveRule" => Change::Syzygy50MoveRule(boolean()?),
         "SyzygyProbeLimit" => Change::SyzygyProbeLimit(int()? as u32),
@@ -433,7 +441,10 @@ impl Settings {
             Change::SyzygyProbeDepth(depth) => self.syzygy_probe_depth = *depth,
             Change::Syzygy50MoveRule(on) => self.syzygy_50_move_rule = *on,
             Change::SyzygyProbeLimit(limit) => self.syzygy_probe_limit = *limit,
-            Change::Variant(_) | Change::TablesPath(_) | Change::EvalFile(_) => {}
+            Change::Variant(_)
+            | Change::TablesPath(_)
+            | Change::EvalFile(_)
+            | Change::BookFile(_) => {}
         }
     }
 

@@ -1,9 +1,9 @@
 //! The session: everything a protocol front end drives, for every game.
 //!
 //! A [`Session`] owns the transposition table, the signals, the settings,
-//! the search parameters, the playing level, the endgame tables and the
-//! engine of the game being played (an enum over [`Engine<G>`], matched
-//! once per command, never per node). UCI, Hub and DXP are thin edges over
+//! the search parameters, the playing level, the endgame tables, the
+//! opening book and the engine of the game being played (an enum over
+//! [`Engine<G>`], matched once per command, never per node). UCI, Hub and DXP are thin edges over
 //! it: they parse a line, call one method here, and print what comes back.
 //!
 //! * [`Session::apply`] makes every option change in one place (hash,
@@ -20,8 +20,9 @@
 //! then); `stop`, `ponderhit` and the read-only methods may be called at
 //! any time.
 
-use super::options::{Change, Settings};
+use super::options::{Change, Settings, NO_BOOK};
 use super::Engine;
+use crate::book::Book;
 use crate::eval::{Learned, Playable};
 use crate::game::{Game, Side, Variant};
 use crate::search::level::Scale;
@@ -266,6 +267,8 @@ pub struct Session {
     learned: Learned,
     /// Where the chess Syzygy tables are (`SyzygyPath`, `:`-separated).
     syzygy_path: Option<PathBuf>,
+    /// The opening book (`BookFile`) and its file name.
+    book: Option<(String, Arc<Book>)>,
     done_tx: Sender<()>,
     done_rx: Receiver<()>,
     /// A running `perft` or `bench` and its busy flag.
@@ -290,6 +293,7 @@ impl Session {
             params: Params::default(),
             egtb_path: None,
             syzygy_path: None,
+            book: None,
             learned: Learned::starting(),
             done_tx,
             done_rx,
@@ -415,6 +419,7 @@ impl Session {
                 let learned = self.learned.clone();
                 with_engine!(&mut self.engine, e => e.set_learned(learned));
             }
+            Change::BookFile(name) => notes.push(self.load_book(name)?),
             Change::SyzygyPath(text) => {
                 let none = text.trim().is_empty() || text.trim() == super::options::NO_PATH;
                 self.syzygy_path = (!none).then(|| PathBuf::from(text.trim()));
@@ -431,6 +436,66 @@ impl Session {
         let seed = self.settings.seed;
         with_engine!(&mut self.engine, e => e.set_level(level, seed));
         Ok(notes)
+    }
+
+    /// Loads the book `name` ([`NO_BOOK`]: none); a file that cannot be
+    /// read or is not a Crown book is refused and the book in use kept.
+    fn load_book(&mut self, name: &str) -> Result<String, String> {
+        if name.trim() == NO_BOOK {
+            self.book = None;
+            return Ok("book: none".into());
+        }
+        match Book::load(Path::new(name.trim())) {
+            Ok(book) => {
+                let note = format!(
+                    "book {}: {}, {} positions, {} moves, {} plies at {} nodes a move",
+                    name.trim(),
+                    book.variant(),
+                    book.len(),
+                    book.entries(),
+                    book.depth(),
+                    book.nodes()
+                );
+                self.book = Some((name.trim().to_string(), Arc::new(book)));
+                Ok(note)
+            }
+            Err(e) => {
+                let keeping = match &self.book {
+                    Some((old, _)) => format!("keeping {old}"),
+                    None => "playing without a book".into(),
+                };
+                Err(format!("book {}: {e}; {keeping}", name.trim()))
+            }
+        }
+    }
+
+    /// Plays a book move, if the book has the position and `go` asks for a
+    /// game move at full strength (not analysis: no depth, nodes, mate,
+    /// search moves, infinite or ponder). The listener hears the move at
+    /// once and [`Session::done`] is told, as after a search.
+    fn book_move(&self, go: &Go, listener: &Arc<dyn Listener>, notation: Notation) -> bool {
+        let Some((_, book)) = &self.book else { return false };
+        let analysis = go.infinite
+            || go.ponder
+            || go.depth.is_some()
+            || go.nodes.is_some()
+            || go.mate.is_some()
+            || !go.searchmoves.is_empty();
+        if analysis || self.settings.level(self.scale()).is_some() {
+            return false;
+        }
+        let text = Text { listener: listener.clone(), notation };
+        let played = with_engine!(&self.engine, e => match book.probe(e.position()) {
+            Some((mv, _)) => {
+                Reporter::best_move(&text, e.position(), Some(mv), None);
+                true
+            }
+            None => false,
+        });
+        if played {
+            let _ = self.done_tx.send(());
+        }
+        played
     }
 
     fn scale(&self) -> Scale {
@@ -504,6 +569,9 @@ impl Session {
     /// Starts a search and returns at once. Returns warnings (searchmoves
     /// that are not legal moves are left out).
     pub fn go(&mut self, go: &Go, listener: Arc<dyn Listener>, notation: Notation) -> Vec<String> {
+        if self.book_move(go, &listener, notation) {
+            return Vec::new();
+        }
         let settings = self.settings.clone();
         let done = self.done_tx.clone();
         with_engine!(&mut self.engine, e => {

@@ -103,6 +103,11 @@ pub struct Options {
     /// `crown-tune patterns`.
     #[arg(long, value_name = "FILE")]
     pub eval_file: Option<String>,
+    /// Play the moves of this opening book (`crown book build`) while the
+    /// game is in it; a damaged or foreign file is refused with a message
+    /// and the engine plays without a book.
+    #[arg(long, value_name = "FILE")]
+    pub book: Option<String>,
 }
 
 /// The validated settings a connection works with.
@@ -191,6 +196,14 @@ pub fn run(options: &Options, tables: Option<PathBuf>) -> Result<(), String> {
     changes.extend(options.eval_file.clone().map(Change::EvalFile));
     for change in changes {
         for note in session.apply(change)? {
+            log.note(&note);
+            eprintln!("{note}");
+        }
+    }
+    // A book that is refused is said so, and the engine plays without it.
+    if let Some(book) = &options.book {
+        let notes = session.apply(Change::BookFile(book.clone())).unwrap_or_else(|e| vec![e]);
+        for note in notes {
             log.note(&note);
             eprintln!("{note}");
         }
