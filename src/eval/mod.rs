@@ -86,6 +86,16 @@ pub trait Playable: Game {
         true
     }
 
+    /// Whether the quiet move `mv` is a shot: it hands the opponent a
+    /// compulsory capture, and whichever capture the opponent makes, the
+    /// side that played `mv` then captures more pieces than it gave (the
+    /// sacrifice and the multiple capture of draughts combinations). Its
+    /// gain lies two plies beyond the static evaluation. `false` in games
+    /// without compulsory captures (chess).
+    fn shot(&self, _mv: Self::Move) -> bool {
+        false
+    }
+
     /// Whether passing the turn is safe from zugzwang here (chess: the side
     /// to move has a piece other than pawns and king). Only asked when
     /// [`Game::NULL_MOVE`] is true.

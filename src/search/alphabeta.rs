@@ -334,7 +334,13 @@ impl<G: Playable> Worker<G> {
                 continue;
             }
             let quiet = !pos.is_tactical(mv);
-            if quiet && skip_quiets {
+            // Step 11a (draughts): a shot, a quiet sacrifice that a larger
+            // capture pays back two plies later, gains beyond the static
+            // evaluation, which sees only the men given; the prunings of
+            // step 11 never cut it. Tested only for a move that one of them
+            // would cut.
+            let shot = |mv| G::FORCED_CAPTURES && params.on(Step::Shots) && pos.shot(mv);
+            if quiet && skip_quiets && !shot(mv) {
                 continue;
             }
 
@@ -344,26 +350,26 @@ impl<G: Playable> Worker<G> {
                 if quiet {
                     // Late move pruning: late quiet moves at low depth.
                     let limit = (params.lmp_base + depth * depth) / (2 - i32::from(improving));
-                    if params.on(Step::LateMovePruning) && depth <= 8 && quiet_count as i32 >= limit
-                    {
-                        skip_quiets = true;
-                        continue;
-                    }
-                    // Futility: the evaluation is too far below alpha.
-                    if let Some(eval) = eval {
-                        let margin = params.futility_base + params.futility_margin * depth;
-                        if params.on(Step::Futility)
-                            && depth <= params.futility_depth
-                            && eval + margin <= alpha
-                        {
-                            skip_quiets = true;
-                            continue;
-                        }
-                    }
-                    if params.on(Step::SeePruning)
+                    let late = params.on(Step::LateMovePruning)
                         && depth <= 8
-                        && !pos.see_ge(mv, -params.see_quiet_margin * depth)
-                    {
+                        && quiet_count as i32 >= limit;
+                    // Futility: the evaluation is too far below alpha.
+                    let futile = !late
+                        && eval.is_some_and(|eval| {
+                            let margin = params.futility_base + params.futility_margin * depth;
+                            params.on(Step::Futility)
+                                && depth <= params.futility_depth
+                                && eval + margin <= alpha
+                        });
+                    // SEE: the move loses material to exchanges (chess).
+                    let losing = !late
+                        && !futile
+                        && params.on(Step::SeePruning)
+                        && depth <= 8
+                        && !pos.see_ge(mv, -params.see_quiet_margin * depth);
+                    if (late || futile || losing) && !shot(mv) {
+                        // Late or futile: so is every later quiet move.
+                        skip_quiets |= late || futile;
                         continue;
                     }
                 } else if params.on(Step::SeePruning)

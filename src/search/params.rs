@@ -158,6 +158,8 @@ pub enum Step {
     History,
     /// Continuation history.
     ContinuationHistory,
+    /// Shots (draughts) exempt from shallow pruning (step 11a).
+    Shots,
 }
 
 /// Every switchable step with its option name (`step_<name>`).
@@ -179,6 +181,7 @@ pub const STEPS: &[(&str, Step)] = &[
     ("step_counter_move", Step::CounterMove),
     ("step_history", Step::History),
     ("step_continuation_history", Step::ContinuationHistory),
+    ("step_shots", Step::Shots),
 ];
 
 /// The switchable step called `name` (ignoring case), with its spelling.

@@ -34,7 +34,7 @@ pub mod patterns;
 pub mod terms;
 
 use crate::draughts::geometry::Geometry;
-use crate::draughts::position::{Move, Position};
+use crate::draughts::position::{Move, MoveList, Position};
 use crate::draughts::rules::Rules;
 use crate::eval::{Coefficients, Evaluator, Features, Playable, Tunable};
 use crate::game::Side;
@@ -166,6 +166,24 @@ impl<R: Rules> Playable for Position<R> {
     #[inline]
     fn tactical_value(&self, mv: Move) -> Score {
         mv.captured.count_ones() as Score * 100 + if mv.promotes { 200 } else { 0 }
+    }
+
+    fn shot(&self, mv: Move) -> bool {
+        let mut after = *self;
+        after.play_move(mv);
+        if !after.has_capture() {
+            return false;
+        }
+        let mut replies = MoveList::default();
+        after.generate_captures(&mut replies);
+        let mut answers = MoveList::default();
+        replies.iter().all(|&reply| {
+            let mut back = after;
+            back.play_move(reply);
+            back.generate_captures(&mut answers);
+            let given = reply.captured.count_ones();
+            answers.iter().any(|answer| answer.captured.count_ones() > given)
+        })
     }
 }
 
