@@ -3,16 +3,18 @@
 //! A [`Session`] owns the transposition table, the signals, the settings,
 //! the search parameters, the playing level, the endgame tables, the
 //! opening book and the engine of the game being played (an enum over
-//! [`Engine<G>`], matched once per command, never per node). UCI, Hub and DXP are thin edges over
-//! it: they parse a line, call one method here, and print what comes back.
+//! [`Engine<G>`], matched once per command, never per node). UCI, Hub and
+//! DXP are thin edges over it: they parse a line, call one method here, and
+//! print what comes back.
 //!
 //! * [`Session::apply`] makes every option change in one place (hash,
 //!   threads, parameters, level, Chess960, variant, tables).
 //! * [`Session::set_position`] reads a setup and a move list, all or
 //!   nothing, with one error type.
-//! * [`Session::go`] starts a search and returns at once; the [`Listener`]
-//!   hears the progress and the best move as text, and [`Session::done`]
-//!   is told when it has been reported. `perft` and `bench` run the same
+//! * [`Session::go`] starts a search and returns at once (in a position of
+//!   the opening book it answers with the book's move instead); the
+//!   [`Listener`] hears the progress and the best move as text, and
+//!   [`Session::done`] is told when it has been reported. `perft` and `bench` run the same
 //!   way, as tasks that `stop` ends.
 //!
 //! Invariant: methods that change state are only called while
