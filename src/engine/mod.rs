@@ -179,7 +179,8 @@ impl<G: Playable> Engine<G> {
         let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
         let mut active = self.pool.len().min(cores);
         // A level searches on one thread (its budget counts one thread's
-        // nodes) with enough lines to draw from.
+        // nodes) with enough lines to draw from (one where it never plays a
+        // worse move).
         if let Some(level) = self.level {
             let key = self.position.hash() ^ (self.history.len() as u64).rotate_left(32);
             let seed = if self.seed != 0 {
@@ -197,7 +198,9 @@ impl<G: Playable> Engine<G> {
             };
             let level = planned.map_or(level, |t| level.at_time(t));
             limits.level = Some(LevelPlay { level, random: level::mix(seed ^ level::mix(key)) });
-            limits.multipv = limits.multipv.max(level::LINES);
+            if level.samples() {
+                limits.multipv = limits.multipv.max(level::LINES);
+            }
             active = 1;
         }
         self.searching.store(true, Ordering::Release);

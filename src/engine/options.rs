@@ -5,7 +5,7 @@
 //! text and returns the [`Change`] to apply, leaving the settings untouched
 //! when the value is refused, so a bad `setoption` changes nothing.
 
-use crate::search::level::{Level, Scale, MAX_ELO, MAX_SKILL, MIN_ELO};
+use crate::search::level::{Level, Scale, DRAUGHTS_MAX_ELO, MAX_SKILL, MIN_ELO};
 use crate::search::params;
 use std::fmt;
 
@@ -46,6 +46,19 @@ pub struct Spec {
     pub kind: Kind,
 }
 
+impl Spec {
+    /// The type and range in a game of `scale`: `UCI_Elo` stops at the
+    /// scale's strongest level (and defaults to it, as in Stockfish).
+    pub fn kind_in(&self, scale: Scale) -> Kind {
+        match self.kind {
+            Kind::Spin { min, .. } if self.name == "UCI_Elo" => {
+                Kind::Spin { default: scale.max_elo(), min, max: scale.max_elo() }
+            }
+            kind => kind,
+        }
+    }
+}
+
 /// Largest hash table, in MiB.
 pub const MAX_HASH: i64 = 1 << 20;
 /// Largest thread count.
@@ -72,10 +85,11 @@ pub const OPTIONS: &[Spec] = &[
     Spec { name: "Move Overhead", hub: None, kind: Kind::Spin { default: 10, min: 0, max: 5000 } },
     Spec { name: "Clear Hash", hub: None, kind: Kind::Button },
     Spec { name: "UCI_LimitStrength", hub: None, kind: Kind::Check { default: false } },
+    // The widest game's range; each game's own is `Spec::kind_in`.
     Spec {
         name: "UCI_Elo",
         hub: Some("elo"),
-        kind: Kind::Spin { default: MAX_ELO, min: MIN_ELO, max: MAX_ELO },
+        kind: Kind::Spin { default: DRAUGHTS_MAX_ELO, min: MIN_ELO, max: DRAUGHTS_MAX_ELO },
     },
     Spec {
         name: "Skill Level",
@@ -147,7 +161,8 @@ pub enum Change {
     /// Play at the level `UCI_Elo` (true) or `Skill Level` (false).
     LimitStrength(bool),
     /// Nominal Elo of the level; `requested` holds an out-of-range value
-    /// that was clamped to `elo` (the protocol says so).
+    /// that was clamped to `elo` (the protocol says so). [`parse`] checks
+    /// the widest game's range; [`Change::in_game`] the game's own.
     Elo {
         /// The Elo used.
         elo: i64,
@@ -181,11 +196,22 @@ pub enum Change {
 }
 
 impl Change {
+    /// The change as a game of `scale` takes it: an Elo above the game's
+    /// strongest level is clamped to it, and said so.
+    pub fn in_game(self, scale: Scale) -> Change {
+        match self {
+            Change::Elo { elo, requested } if elo > scale.max_elo() => {
+                Change::Elo { elo: scale.max_elo(), requested: Some(requested.unwrap_or(elo)) }
+            }
+            change => change,
+        }
+    }
+
     /// The note to show the user about a value that was adjusted.
     pub fn note(&self) -> Option<String> {
         match self {
             Change::Elo { elo, requested: Some(v) } => {
-                Some(format!("UCI_Elo {v} is outside {MIN_ELO}..{MAX_ELO}; clamped to {elo}"))
+                Some(format!("UCI_Elo {v} is out of range; clamped to {elo}"))
             }
             _ => None,
         }
@@ -410,7 +436,7 @@ impl Default for Settings {
             show_wdl: false,
             move_overhead_ms: 10,
             limit_strength: false,
-            elo: MAX_ELO,
+            elo: DRAUGHTS_MAX_ELO,
             skill: MAX_SKILL,
             seed: 0,
             syzygy_path: NO_PATH.into(),
@@ -463,6 +489,7 @@ impl Settings {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::search::level::CHESS_MAX_ELO;
 
     #[test]
     fn defaults_match_the_table() {
@@ -574,7 +601,24 @@ mod tests {
         assert_eq!(low, Change::Elo { elo: MIN_ELO, requested: Some(500) });
         assert!(low.note().unwrap().contains("clamped to 1000"));
         let high = parse("elo", Some("4000")).unwrap();
-        assert_eq!(high, Change::Elo { elo: MAX_ELO, requested: Some(4000) });
+        assert_eq!(high, Change::Elo { elo: DRAUGHTS_MAX_ELO, requested: Some(4000) });
+        // Each game clamps to its own strongest level, keeping what was asked.
+        assert_eq!(high.clone().in_game(Scale::Draughts), high);
+        let chess = high.in_game(Scale::Chess);
+        assert_eq!(chess, Change::Elo { elo: CHESS_MAX_ELO, requested: Some(4000) });
+        assert!(chess.note().unwrap().contains("4000 is out of range; clamped to 2200"));
+        let asked = Change::Elo { elo: 2500, requested: None };
+        assert_eq!(
+            asked.clone().in_game(Scale::Chess),
+            Change::Elo { elo: CHESS_MAX_ELO, requested: Some(2500) }
+        );
+        assert_eq!(asked.clone().in_game(Scale::Draughts), asked);
+        let spec = find("UCI_Elo").unwrap();
+        assert_eq!(
+            spec.kind_in(Scale::Chess),
+            Kind::Spin { default: CHESS_MAX_ELO, min: MIN_ELO, max: CHESS_MAX_ELO }
+        );
+        assert_eq!(spec.kind_in(Scale::Draughts), spec.kind);
         assert!(matches!(parse("UCI_Elo", Some("strong")), Err(OptionError::Invalid { .. })));
         assert!(matches!(parse("Skill Level", Some("21")), Err(OptionError::OutOfRange { .. })));
 

@@ -364,6 +364,7 @@ impl Session {
     /// Applies an option change. Returns the notes to show the user (a
     /// clamped value, a table load); an error changes nothing.
     pub fn apply(&mut self, change: Change) -> Result<Vec<String>, String> {
+        let change = change.in_game(self.scale());
         let mut notes: Vec<String> = change.note().into_iter().collect();
         match &change {
             Change::Hash(mb) => {

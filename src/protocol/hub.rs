@@ -38,6 +38,7 @@ use crate::game::Variant;
 use crate::protocol::hub_parse::{parse, quote};
 use crate::protocol::{serve, spawn_reader, Command, Front, Go, Preset, Printer, Setup};
 use crate::score::{is_mate, Score, MATE};
+use crate::search::level::Scale;
 use crate::search::params;
 use std::io::BufRead;
 use std::path::PathBuf;
@@ -142,7 +143,7 @@ pub fn handshake(settings: &Settings, variant: Variant) -> Vec<String> {
     ));
     for spec in OPTIONS {
         let Some(name) = spec.hub else { continue };
-        let line = match spec.kind {
+        let line = match spec.kind_in(Scale::Draughts) {
             Kind::Spin { min, max, default } => {
                 let value = match spec.name {
                     "Hash" => settings.hash_mb as i64,

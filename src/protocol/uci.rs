@@ -19,6 +19,7 @@ use crate::engine::session::{
 use crate::game::Variant;
 use crate::protocol::{serve, spawn_reader, Command, Front, Go, Parsed, Printer, Setup};
 use crate::score::mate_in_moves;
+use crate::search::level::Scale;
 use crate::search::ScoreBound;
 use crate::tablebase::Wdl;
 use std::io::BufRead;
@@ -322,7 +323,7 @@ pub fn handshake() -> Vec<String> {
         UciMessage::Id { name: None, author: Some("the Crown developers".into()) }.serialize(),
     );
     for spec in OPTIONS.iter().copied().chain(options::search_param_options()) {
-        let config = match spec.kind {
+        let config = match spec.kind_in(Scale::Chess) {
             Kind::Spin { default, min, max } => UciOptionConfig::Spin {
                 name: spec.name.into(),
                 default: Some(default),

@@ -39,8 +39,13 @@ use std::time::Duration;
 
 /// Weakest nominal Elo.
 pub const MIN_ELO: i64 = 1000;
-/// Strongest nominal Elo (about full strength at fast time controls).
-pub const MAX_ELO: i64 = 2800;
+/// Strongest nominal Elo in chess: Crown at full strength on the scale the
+/// chess table is fitted to (Stockfish 15.1's clocked `UCI_Elo`, README
+/// "Playing levels"); the top row plays one line, as full strength does.
+pub const CHESS_MAX_ELO: i64 = 2200;
+/// Strongest nominal Elo in draughts (full-strength Crown at 10+0.1 on
+/// Crown's own scale).
+pub const DRAUGHTS_MAX_ELO: i64 = 2800;
 /// Highest `Skill Level`; 20 is full strength.
 pub const MAX_SKILL: i64 = 20;
 /// Root moves scored exactly for the draw.
@@ -67,8 +72,9 @@ const fn anchor(elo: f64, nodes: f64, temperature: f64, max_loss: f64) -> Anchor
 /// Which calibration a level follows: the games have their own tables.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Scale {
-    /// Chess and Chess960: Stockfish 15.1's `UCI_Elo` (CCRL 40/4) up to
-    /// 2150, Crown's strongest settings above.
+    /// Chess and Chess960: Stockfish 15.1's `UCI_Elo` on a clock (which
+    /// Stockfish anchors to CCRL at Goldfish 1.13 = 2000), up to
+    /// [`CHESS_MAX_ELO`], where Crown's full strength stands on it.
     Chess,
     /// Every draughts variant: steps measured between adjacent levels,
     /// anchored to full-strength Crown.
@@ -82,35 +88,38 @@ impl Scale {
             Scale::Draughts => &DRAUGHTS,
         }
     }
+
+    /// Strongest nominal Elo of this scale.
+    pub fn max_elo(self) -> i64 {
+        match self {
+            Scale::Chess => CHESS_MAX_ELO,
+            Scale::Draughts => DRAUGHTS_MAX_ELO,
+        }
+    }
 }
 
-/// The fitted mapping for chess, by rising Elo. Fitted against Stockfish
-/// 15.1 at the same `UCI_Elo` on a clock (10+0.1), the opponent a user
-/// meets: on a clock Stockfish's skill still picks its move at depth
-/// 1 + level, but it searches on until its time is spent and its table
-/// carries those deep results into the next move's shallow search, so
-/// it plays 160-360 Elo above its fixed-depth strength (README). Each
-/// row below 2300 is the budget and sampling that scored about even
-/// against it, found from the earlier fixed-depth fit. Every row was
-/// measured with the hand-set evaluation; the network, now the default,
-/// moves them all, and the table is still to be refitted on it.
-const CHESS: [Anchor; 7] = [
+/// The fitted mapping for chess, by rising Elo, checked with the network
+/// evaluation. Fitted against Stockfish 15.1 at the same `UCI_Elo` on a
+/// clock (10+0.1), the opponent a user meets: on a clock Stockfish's skill
+/// still picks its move at depth 1 + level, but it searches on until its
+/// time is spent and its table carries those deep results into the next
+/// move's shallow search, so it plays 160-360 Elo above its fixed-depth
+/// strength (README). The rows 1400-2000 were fitted with the hand-set
+/// evaluation. Head to head the network plays the same budget 35 (2.2 k
+/// nodes) to 120 (20 k) Elo stronger, but against this reference it adds
+/// little: a refit that moved every row down by that much put 2000 at
+/// -177 +/- 76. So the hand-set rows stand, 1700 about 50 Elo lower for
+/// the +53 it had measured, and each was checked again (README). The top
+/// row is Crown's full strength (a loss cap of 0 searches one line; the
+/// clock binds long before its budget), which scored -85 +/- 64 against
+/// Stockfish's clocked 2300, about 2215: the scale stops at 2200.
+const CHESS: [Anchor; 5] = [
     // Below Stockfish's 1350: extrapolated (depth 1 only, wide sampling).
     anchor(1000.0, 1.0, 150.0, 450.0),
     anchor(1400.0, 2_200.0, 25.0, 108.0),
-    anchor(1700.0, 20_000.0, 13.0, 62.0),
-    anchor(2000.0, 420_000.0, 4.0, 26.0),
-    // Not calibrated: Stockfish's clocked 2300 beats Crown at full
-    // strength (-137 +/- 109), while on CCRL 40/15 (through Glaurung 2.2)
-    // this 2300 row plays far above 2300 (+241 +/- 145 against Glaurung);
-    // the two scales differ by about 700 Elo here (README). The rows are
-    // Crown's strongest settings until the table is refitted on the
-    // network evaluation. At 2800 the clock binds before the budget, but
-    // the draw among the MultiPV lines still costs depth (-97 +/- 75
-    // against Toga II, where full strength scores +63 +/- 47).
-    anchor(2300.0, 2_000_000.0, 2.0, 15.0),
-    anchor(2600.0, 4_000_000.0, 1.0, 10.0),
-    anchor(2800.0, 10_000_000.0, 0.5, 5.0),
+    anchor(1700.0, 14_000.0, 15.0, 70.0),
+    anchor(2000.0, 240_000.0, 5.7, 33.0),
+    anchor(2200.0, 10_000_000.0, 1.0, 0.0),
 ];
 
 /// The fitted mapping for draughts (hundredths of a man), by rising Elo.
@@ -138,10 +147,10 @@ pub struct Level {
 
 impl Level {
     /// The level for a nominal Elo on `scale`, clamped to
-    /// `MIN_ELO..=MAX_ELO`.
+    /// `MIN_ELO..=scale.max_elo()`.
     pub fn from_elo(scale: Scale, elo: i64) -> Level {
         let anchors = scale.anchors();
-        let elo = elo.clamp(MIN_ELO, MAX_ELO);
+        let elo = elo.clamp(MIN_ELO, scale.max_elo());
         let x = elo as f64;
         let upper = anchors.iter().position(|a| a.elo >= x).unwrap_or(anchors.len() - 1).max(1);
         let (a, b) = (anchors[upper - 1], anchors[upper]);
@@ -156,10 +165,20 @@ impl Level {
     }
 
     /// The level for a `Skill Level` (0..=20, clamped): evenly spaced on the
-    /// Elo scale, 0 = 1000 and 19 = 2710; 20 is full strength (no level).
+    /// scale's Elo range, 0 = 1000 and 20 = its maximum (chess: 65 Elo a
+    /// step, 19 = 2235; draughts: 90, 19 = 2710); 20 is full strength (no
+    /// level).
     pub fn from_skill(scale: Scale, skill: i64) -> Option<Level> {
         let skill = skill.clamp(0, MAX_SKILL);
-        (skill < MAX_SKILL).then(|| Level::from_elo(scale, MIN_ELO + skill * 90))
+        let step = (scale.max_elo() - MIN_ELO) / MAX_SKILL;
+        (skill < MAX_SKILL).then(|| Level::from_elo(scale, MIN_ELO + skill * step))
+    }
+
+    /// Whether the search scores several root moves to draw from; a level
+    /// that may lose nothing against the best move plays it, so one line
+    /// (and the depth full strength has) is enough.
+    pub fn samples(&self) -> bool {
+        self.max_loss > 0
     }
 
     /// The level for a game where about `per_move` is planned per move:
@@ -246,21 +265,30 @@ mod tests {
     fn levels_grow_with_elo() {
         for scale in [Scale::Chess, Scale::Draughts] {
             let mut last = Level::from_elo(scale, MIN_ELO);
-            for elo in (MIN_ELO + 50..=MAX_ELO).step_by(50) {
+            for elo in (MIN_ELO + 50..=scale.max_elo()).step_by(50) {
                 let level = Level::from_elo(scale, elo);
                 assert!(level.budget() > last.budget(), "{scale:?} {elo}");
                 assert!(level.max_loss() <= last.max_loss(), "{scale:?} {elo}");
                 last = level;
             }
             assert_eq!(Level::from_elo(scale, 0), Level::from_elo(scale, MIN_ELO));
-            assert_eq!(Level::from_elo(scale, 9999).elo(), MAX_ELO);
+            assert_eq!(Level::from_elo(scale, 9999).elo(), scale.max_elo());
             assert_eq!(Level::from_skill(scale, 20), None);
             assert_eq!(Level::from_skill(scale, 0), Some(Level::from_elo(scale, MIN_ELO)));
         }
         // The same nominal Elo buys fewer nodes in draughts.
         let (chess, draughts) =
-            (Level::from_elo(Scale::Chess, 2300), Level::from_elo(Scale::Draughts, 2300));
+            (Level::from_elo(Scale::Chess, 2000), Level::from_elo(Scale::Draughts, 2000));
         assert!(draughts.budget() < chess.budget());
+    }
+
+    #[test]
+    fn the_top_chess_level_plays_one_line_and_skills_span_each_scale() {
+        assert!(!Level::from_elo(Scale::Chess, CHESS_MAX_ELO).samples());
+        assert!(Level::from_elo(Scale::Chess, CHESS_MAX_ELO - 50).samples());
+        assert!(Level::from_elo(Scale::Draughts, DRAUGHTS_MAX_ELO).samples());
+        assert_eq!(Level::from_skill(Scale::Chess, 19).map(|l| l.elo()), Some(2140));
+        assert_eq!(Level::from_skill(Scale::Draughts, 19).map(|l| l.elo()), Some(2710));
     }
 
     #[test]
@@ -275,7 +303,7 @@ mod tests {
 
     #[test]
     fn draws_never_exceed_the_loss_cap() {
-        let level = Level::from_elo(Scale::Chess, 2700);
+        let level = Level::from_elo(Scale::Chess, 2100);
         let lines = [(0, 50), (1, 45), (2, -250), (3, 40 - level.max_loss() - 20)];
         let mut seen = [0; 4];
         for i in 0..2000u64 {

@@ -90,7 +90,7 @@ pub struct Options {
     pub movetime: Option<u64>,
     /// Play at this nominal Elo (1000..=2800; see README "Playing levels").
     #[arg(long, conflicts_with = "level", value_parser = clap::value_parser!(i64).range(
-        crate::search::level::MIN_ELO..=crate::search::level::MAX_ELO))]
+        crate::search::level::MIN_ELO..=crate::search::level::DRAUGHTS_MAX_ELO))]
     pub elo: Option<i64>,
     /// Play at this skill level (0..=20; 20 is full strength).
     #[arg(long, value_parser = clap::value_parser!(i64).range(0..=crate::search::level::MAX_SKILL))]
