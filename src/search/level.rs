@@ -106,13 +106,15 @@ impl Scale {
 /// move's shallow search, so it plays 160-360 Elo above its fixed-depth
 /// strength (README). The rows 1400-2000 were fitted with the hand-set
 /// evaluation. Head to head the network plays the same budget 35 (2.2 k
-/// nodes) to 120 (20 k) Elo stronger, but against this reference it adds
-/// little: a refit that moved every row down by that much put 2000 at
-/// -177 +/- 76. So the hand-set rows stand, 1700 about 50 Elo lower for
-/// the +53 it had measured, and each was checked again (README). The top
-/// row is Crown's full strength (a loss cap of 0 searches one line; the
-/// clock binds long before its budget), which scored -85 +/- 64 against
-/// Stockfish's clocked 2300, about 2215: the scale stops at 2200.
+/// nodes) to 120 (20 k) Elo stronger, but against this reference it gains
+/// far less: a refit that moved every row down by that much put 2000 at
+/// -177 +/- 76, while the hand-set 2000 row (420 k) scored +108 +/- 66.
+/// So 1400 keeps its hand-set row, 1700 sits about 50 Elo lower for the +53
+/// it had measured, 2000 between the two rows that missed, and each was
+/// checked again (README). The top row is Crown's full strength (a loss
+/// cap of 0 searches one line; the clock binds long before its budget),
+/// which scored -85 +/- 64 against Stockfish's clocked 2300, about 2215:
+/// the scale stops at 2200.
 const CHESS: [Anchor; 5] = [
     // Below Stockfish's 1350: extrapolated (depth 1 only, wide sampling).
     anchor(1000.0, 1.0, 150.0, 450.0),
