@@ -344,10 +344,18 @@ fn hub_search_uses_the_tables() {
     let (ok, out, err) =
         crown(&["egtb", "build", "--variant", "international", "--pieces", "2", "--dir", root]);
     assert!(ok, "{out}{err}");
-    // Missing directory: a message on stderr, and the engine still plays.
-    for egtb in [root.to_string(), format!("{root}/missing")] {
+    // The tables given as `--egtb` (messages on stderr) or as the Hub
+    // parameter `egtb` (messages on `error` lines: Hub has no other). A
+    // missing directory: a message, and the engine still plays.
+    let missing = format!("{root}/missing");
+    for (egtb, by_param) in [(root, false), (&missing, false), (root, true), (&missing, true)] {
+        let (args, param) = if by_param {
+            (vec!["hub"], format!("set-param name=egtb value={egtb}\n"))
+        } else {
+            (vec!["hub", "--egtb", egtb], String::new())
+        };
         let mut child = Command::new(env!("CARGO_BIN_EXE_crown"))
-            .args(["hub", "--egtb", &egtb])
+            .args(args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
@@ -365,10 +373,15 @@ fn hub_search_uses_the_tables() {
         });
         // 12-8 wins (the tables say so after one ply, far above any
         // evaluation); 12-7 would be taken.
-        writeln!(stdin, "hub\ninit\npos pos=W:W12:B1\nlevel depth=3\ngo think").expect("send");
+        writeln!(stdin, "hub\n{param}init\npos pos=W:W12:B1\nlevel depth=3\ngo think")
+            .expect("send");
         let mut score = None;
+        let mut messages = String::new();
         loop {
             let line = rx.recv_timeout(std::time::Duration::from_secs(120)).expect("done");
+            if line.starts_with("error") {
+                messages.push_str(&line);
+            }
             if let Some(rest) = line.split("score=").nth(1) {
                 // Hub scores are in men (hundredths of the internal score).
                 score = rest
@@ -384,7 +397,7 @@ fn hub_search_uses_the_tables() {
         }
         writeln!(stdin, "quit").expect("send");
         let out = child.wait_with_output().expect("exit");
-        let err = String::from_utf8_lossy(&out.stderr);
+        let err = if by_param { messages } else { String::from_utf8_lossy(&out.stderr).into() };
         let score = score.expect("a score");
         if egtb.ends_with("missing") {
             assert!(err.contains("not a directory"), "{err}");

@@ -163,7 +163,7 @@ fn handshake() {
     {
         assert!(variant.contains(name), "{variant}");
     }
-    for name in ["tt-size", "threads", "ponder"] {
+    for name in ["tt-size", "threads", "ponder", "egtb"] {
         assert!(lines.iter().any(|l| l.starts_with(&format!("param name={name} "))), "{name}");
     }
     assert!(lines.iter().all(|l| l.starts_with("id ") || l.starts_with("param ")));

@@ -101,7 +101,9 @@ pub const OPTIONS: &[Spec] = &[
         hub: Some("seed"),
         kind: Kind::Spin { default: 0, min: 0, max: MAX_SEED },
     },
-    Spec { name: "SyzygyPath", hub: None, kind: Kind::String { default: NO_PATH } },
+    // The endgame tables of the game played: Syzygy in chess, Crown's own
+    // tables in draughts (Hub `egtb`, as `crown hub --egtb`).
+    Spec { name: "SyzygyPath", hub: Some("egtb"), kind: Kind::String { default: NO_PATH } },
     Spec { name: "EvalFile", hub: Some("eval-file"), kind: Kind::String { default: DEFAULT_NET } },
     Spec { name: "BookFile", hub: Some("book"), kind: Kind::String { default: NO_BOOK } },
     Spec { name: "SyzygyProbeDepth", hub: None, kind: Kind::Spin { default: 1, min: 1, max: 100 } },
@@ -177,8 +179,9 @@ pub enum Change {
     Variant(crate::game::Variant),
     /// Where the endgame tables are (draughts `--egtb`, chess Syzygy).
     TablesPath(std::path::PathBuf),
-    /// Load the Syzygy tables of these directories (`:`-separated;
-    /// [`NO_PATH`] or empty: none).
+    /// Load the endgame tables found here ([`NO_PATH`] or empty: none): in
+    /// chess the Syzygy tables of these `:`-separated directories, in
+    /// draughts the root of Crown's tables (Hub `egtb`).
     SyzygyPath(String),
     /// Evaluate with this learned evaluation: a chess network or an
     /// international draughts pattern file ([`NO_NET`]: the hand-set

@@ -263,7 +263,8 @@ pub struct Session {
     tt: Arc<TranspositionTable>,
     signals: Arc<Signals>,
     params: Params,
-    /// Where the draughts endgame tables are (`crown hub --egtb DIR`).
+    /// Where the draughts endgame tables are (`crown hub --egtb DIR`, Hub
+    /// `egtb`).
     egtb_path: Option<PathBuf>,
     /// The learned evaluations (`EvalFile`; none: hand-set).
     learned: Learned,
@@ -425,10 +426,13 @@ impl Session {
             Change::BookFile(name) => notes.push(self.load_book(name)?),
             Change::SyzygyPath(text) => {
                 let none = text.trim().is_empty() || text.trim() == super::options::NO_PATH;
-                self.syzygy_path = (!none).then(|| PathBuf::from(text.trim()));
+                let path = (!none).then(|| PathBuf::from(text.trim()));
                 if self.variant().is_chess() {
-                    notes.extend(self.hand_over());
+                    self.syzygy_path = path;
+                } else {
+                    self.egtb_path = path;
                 }
+                notes.extend(self.hand_over());
             }
             _ => {}
         }
