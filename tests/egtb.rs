@@ -344,11 +344,19 @@ fn hub_search_uses_the_tables() {
     let (ok, out, err) =
         crown(&["egtb", "build", "--variant", "international", "--pieces", "2", "--dir", root]);
     assert!(ok, "{out}{err}");
-    // The tables given as `--egtb` (messages on stderr) or as the Hub
-    // parameter `egtb` (messages on `error` lines: Hub has no other). A
-    // missing directory: a message, and the engine still plays.
+    // The tables given as `--egtb` (messages on stderr; loaded at `init`,
+    // or at the first `go` for a client that sends no `init`) or as the
+    // Hub parameter `egtb` (messages on `error` lines: Hub has no other).
+    // A missing directory: a message, and the engine still plays.
     let missing = format!("{root}/missing");
-    for (egtb, by_param) in [(root, false), (&missing, false), (root, true), (&missing, true)] {
+    let cases = [
+        (root, false, "init\n"),
+        (&missing, false, "init\n"),
+        (root, false, ""),
+        (root, true, "init\n"),
+        (&missing, true, "init\n"),
+    ];
+    for (egtb, by_param, init) in cases {
         let (args, param) = if by_param {
             (vec!["hub"], format!("set-param name=egtb value={egtb}\n"))
         } else {
@@ -373,7 +381,7 @@ fn hub_search_uses_the_tables() {
         });
         // 12-8 wins (the tables say so after one ply, far above any
         // evaluation); 12-7 would be taken.
-        writeln!(stdin, "hub\n{param}init\npos pos=W:W12:B1\nlevel depth=3\ngo think")
+        writeln!(stdin, "hub\n{param}{init}pos pos=W:W12:B1\nlevel depth=3\ngo think")
             .expect("send");
         let mut score = None;
         let mut messages = String::new();

@@ -253,6 +253,10 @@ pub struct Hub {
     numbering: Numbering,
     /// The last `pos` was in lidraughts' layout: answers go back in it.
     answer_in_layout: bool,
+    /// The endgame tables of `crown hub --egtb`, loaded at `init` (or the
+    /// first `go`, for a client that sends none) so that the `hub`
+    /// handshake is answered at once: large tables take seconds to load.
+    pending_tables: Option<PathBuf>,
 }
 
 impl Hub {
@@ -263,21 +267,26 @@ impl Hub {
             Ok(session) => session,
             Err(e) => return printer.line(&format!("error message={}", quote(&e))),
         };
-        if let Some(root) = tables {
-            // Messages go to stderr: stdout belongs to the protocol.
-            for line in session.apply(Change::TablesPath(root)).unwrap_or_default() {
-                eprintln!("{line}");
-            }
-        }
         let commands = spawn_reader(input, parse, session.signals());
         let mut hub = Hub {
             printer,
             level: Preset::default(),
             numbering: Numbering::default(),
             answer_in_layout: false,
+            pending_tables: tables,
         };
         serve(&mut hub, &mut session, commands);
         session.shut_down();
+    }
+
+    /// Loads the `--egtb` tables if they are still to load. Messages go to
+    /// stderr: stdout belongs to the protocol.
+    fn load_pending_tables(&mut self, session: &mut Session) {
+        if let Some(root) = self.pending_tables.take() {
+            for line in session.apply(Change::TablesPath(root)).unwrap_or_default() {
+                eprintln!("{line}");
+            }
+        }
     }
 
     fn apply(&self, session: &mut Session, change: Change) {
@@ -354,6 +363,10 @@ impl Hub {
         };
         // In Hub the parameter set last decides: `elo` plays at that Elo,
         // `level` at that skill level (20: full strength).
+        // `egtb` replaces the tables of `--egtb`, loaded or not.
+        if matches!(change, Change::SyzygyPath(_)) {
+            self.pending_tables = None;
+        }
         let strength = match change {
             Change::Elo { .. } => Some(true),
             Change::Skill(_) => Some(false),
@@ -382,13 +395,17 @@ impl Front for Hub {
                     self.printer.line(&line);
                 }
             }
-            Command::Init => self.printer.line("ready"),
+            Command::Init => {
+                self.load_pending_tables(session);
+                self.printer.line("ready");
+            }
             Command::Ping => self.printer.line("pong"),
             Command::SetOption { name, value } => self.set_param(session, &name, value.as_deref()),
             Command::NewGame => session.new_game(),
             Command::Position { setup, moves } => self.set_position(session, &setup, &moves),
             Command::Level(level) => self.level = level,
             Command::Go(go) => {
+                self.load_pending_tables(session);
                 let layout =
                     if self.answer_in_layout { layout_of(session.variant()) } else { None };
                 let listener = Arc::new(HubListener { printer: self.printer.clone(), layout });

@@ -41,7 +41,9 @@
 //! BACKREQ answered "not supported"; engine options (`option.X=`) are unused.
 
 use super::clock::{Limits, TimeControl};
-use super::engine::{EndVerdict, EngineConfig, Fault, Reply, SearchRequest, HANDSHAKE_TIMEOUT};
+use super::engine::{
+    EndVerdict, EngineConfig, Fault, Reply, SearchRequest, HANDSHAKE_TIMEOUT, STARTUP_TIMEOUT,
+};
 use super::pgn::GameResult;
 use super::process::{EngineProcess, Launch, ReadError, TrafficLog};
 use crate::draughts::notation::{dxp_fields, parse_dxp_fields};
@@ -171,7 +173,7 @@ impl DxpClient {
         listener.set_nonblocking(true).map_err(io)?;
         let launch = substitute_port(&config.launch, port);
         let mut process = EngineProcess::spawn(label, &launch, log).map_err(Fault::Start)?;
-        let deadline = Instant::now() + HANDSHAKE_TIMEOUT;
+        let deadline = Instant::now() + STARTUP_TIMEOUT;
         let stream = loop {
             match listener.accept() {
                 Ok((stream, _)) => break stream,

@@ -142,8 +142,12 @@ pub enum Player {
     Dxp(DxpClient),
 }
 
-/// How long start-up, `isready` and new-game handshakes may take.
+/// How long `isready`, new-game and game-request handshakes may take.
 pub const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(10);
+/// How long an engine may take to start: the protocol handshake with its
+/// initialisation, which may load endgame tables or a network (Crown's
+/// 6-piece English tables take about 15 s to load on a busy 2-core machine).
+pub const STARTUP_TIMEOUT: Duration = Duration::from_secs(60);
 
 impl Player {
     /// Starts the engine and completes the protocol handshake.

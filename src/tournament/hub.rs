@@ -13,7 +13,9 @@
 //! Invariants: unknown lines and arguments are ignored; `done` without a
 //! `move=` or a non-UTF-8 line is malformed; no wait past the deadline.
 
-use super::engine::{EngineConfig, Fault, Reply, Score, SearchRequest, HANDSHAKE_TIMEOUT};
+use super::engine::{
+    EngineConfig, Fault, Reply, Score, SearchRequest, HANDSHAKE_TIMEOUT, STARTUP_TIMEOUT,
+};
 use super::process::{EngineProcess, Line, ReadError, TrafficLog};
 use crate::game::Variant;
 use std::fmt::Write as _;
@@ -83,7 +85,7 @@ impl HubClient {
     ) -> Result<HubClient, Fault> {
         let process = EngineProcess::spawn(label, &config.launch, log).map_err(Fault::Start)?;
         let mut client = HubClient { process };
-        let deadline = Instant::now() + HANDSHAKE_TIMEOUT;
+        let deadline = Instant::now() + STARTUP_TIMEOUT;
         let start_fault = |e: ReadError| Fault::Start(format!("Hub handshake failed ({e:?})"));
         client.process.send("hub").map_err(start_fault)?;
         let mut has_variant = false;

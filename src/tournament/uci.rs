@@ -11,7 +11,9 @@
 //! line without a move, or a line that is not UTF-8, is a malformed answer;
 //! the runner never waits past the request's deadline.
 
-use super::engine::{EngineConfig, Fault, Reply, Score, SearchRequest, HANDSHAKE_TIMEOUT};
+use super::engine::{
+    EngineConfig, Fault, Reply, Score, SearchRequest, HANDSHAKE_TIMEOUT, STARTUP_TIMEOUT,
+};
 use super::process::{EngineProcess, Line, ReadError, TrafficLog};
 use crate::game::Variant;
 use std::fmt::Write as _;
@@ -39,7 +41,7 @@ impl UciClient {
     ) -> Result<UciClient, Fault> {
         let process = EngineProcess::spawn(label, &config.launch, log).map_err(Fault::Start)?;
         let mut client = UciClient { process };
-        let deadline = Instant::now() + HANDSHAKE_TIMEOUT;
+        let deadline = Instant::now() + STARTUP_TIMEOUT;
         let start_fault = |e: ReadError| Fault::Start(format!("no uciok ({})", describe(e)));
         client.process.send("uci").map_err(start_fault)?;
         client.process.wait_for(deadline, |l| l.trim() == "uciok").map_err(start_fault)?;
