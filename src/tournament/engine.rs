@@ -146,7 +146,8 @@ pub enum Player {
 pub const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(10);
 /// How long an engine may take to start: the protocol handshake with its
 /// initialisation, which may load endgame tables or a network (Crown's
-/// 6-piece English tables take about 15 s to load on a busy 2-core machine).
+/// 6-piece English tables take 7 s to load on an idle 2-core machine and
+/// over 10 s on a busy one).
 pub const STARTUP_TIMEOUT: Duration = Duration::from_secs(60);
 
 impl Player {
