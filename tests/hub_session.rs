@@ -556,7 +556,9 @@ fn eval_file_switches_the_draughts_evaluation() {
     let dir = std::env::temp_dir().join(format!("crown-hub-evalfile-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let good = dir.join("patterns.cdp");
-    let bytes = crown::eval::draughts::patterns::DEFAULT_PATTERNS;
+    use crown::eval::draughts::patterns::EMBEDDED;
+    let (_, bytes) =
+        *EMBEDDED.iter().find(|(v, _)| *v == crown::game::Variant::International).unwrap();
     std::fs::write(&good, bytes).unwrap();
     let mut damaged = bytes.to_vec();
     damaged[5000] ^= 1;

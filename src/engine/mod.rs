@@ -12,6 +12,7 @@
 //! protocol loop queues commands until then; [`Engine`] methods that change
 //! state are not called during a search).
 
+pub mod learned;
 pub mod options;
 pub mod pool;
 pub mod session;

@@ -417,7 +417,7 @@ impl Session {
                 notes.extend(self.hand_over());
             }
             Change::EvalFile(name) => {
-                let (learned, note) = load_learned(name, &self.learned)?;
+                let (learned, note) = super::learned::load(name, &self.learned)?;
                 notes.push(note);
                 self.learned = learned;
                 let learned = self.learned.clone();
@@ -660,61 +660,6 @@ fn load_tables<G: Playable>(
     let Some(root) = root else { return (None, Vec::new()) };
     let (tables, notes) = G::Tables::load(root, engine.position().variant());
     (tables.map(Arc::new), notes)
-}
-
-/// The learned evaluations an `EvalFile` value names, starting from
-/// `current`, and a line saying what is in use: `<none>` (the hand-set
-/// evaluations), `<embedded>` (those in the binary), or a file: a chess
-/// network or an international draughts pattern file, which replaces the
-/// learned evaluation of its game only. A file that cannot be read or is
-/// neither is refused with the reason (the caller keeps what it had).
-fn load_learned(name: &str, current: &Learned) -> Result<(Learned, String), String> {
-    use super::options::{EMBEDDED_NET, NO_NET};
-    use crate::eval::draughts::patterns::{PatternError, Patterns};
-    use crate::eval::nnue::{NetError, Network};
-    match name.trim() {
-        NO_NET => Ok((Learned::default(), "EvalFile <none>: the hand-set evaluations".into())),
-        EMBEDDED_NET => {
-            let learned = Learned::embedded();
-            let (Some(net), Some(_)) = (&learned.network, &learned.patterns) else {
-                return Err("an embedded evaluation of this build is damaged".into());
-            };
-            let note = format!(
-                "EvalFile <embedded>: the evaluations in the binary (chess network with {} \
-                 hidden units, international draughts patterns)",
-                net.hidden()
-            );
-            Ok((learned, note))
-        }
-        path => {
-            let shown = cut(path, 100);
-            let bytes = std::fs::read(path).map_err(|e| format!("EvalFile {shown}: {e}"))?;
-            let keep = |e: &dyn std::fmt::Display| {
-                format!("EvalFile {shown}: {e}; keeping the evaluation in use")
-            };
-            let mut learned = current.clone();
-            match Network::from_bytes(&bytes) {
-                Ok(net) => {
-                    let note =
-                        format!("EvalFile {shown}: network with {} hidden units", net.hidden());
-                    learned.network = Some(Arc::new(net));
-                    return Ok((learned, note));
-                }
-                Err(NetError::Foreign) => {}
-                Err(e) => return Err(keep(&e)),
-            }
-            match Patterns::from_bytes(&bytes) {
-                Ok(patterns) => {
-                    learned.patterns = Some(Arc::new(patterns));
-                    Ok((learned, format!("EvalFile {shown}: international draughts patterns")))
-                }
-                Err(PatternError::Foreign) => {
-                    Err(keep(&"neither a Crown chess network nor a draughts pattern file"))
-                }
-                Err(e) => Err(keep(&e)),
-            }
-        }
-    }
 }
 
 /// Reads a setup and plays `moves` from it; returns the root and the keys

@@ -33,14 +33,14 @@ pub trait Evaluator<G: Game>: Default + Clone + Send {
 }
 
 /// The learned evaluations an engine hands its evaluators (the `EvalFile`
-/// option): the chess network and the international draughts patterns.
-/// `None` selects the hand-set evaluation of that game.
+/// option): the chess network and the draughts patterns of each variant
+/// that has some. `None` (an empty set) selects the hand-set evaluation.
 #[derive(Clone, Default)]
 pub struct Learned {
     /// The chess network.
     pub network: Option<std::sync::Arc<nnue::Network>>,
-    /// The international draughts patterns.
-    pub patterns: Option<std::sync::Arc<draughts::patterns::Patterns>>,
+    /// The draughts patterns, at most one file per variant.
+    pub patterns: draughts::patterns::PatternSet,
 }
 
 impl Learned {
@@ -49,7 +49,7 @@ impl Learned {
     pub fn starting() -> Learned {
         Learned {
             network: nnue::starting_network(),
-            patterns: draughts::patterns::starting_patterns(),
+            patterns: draughts::patterns::PatternSet::starting(),
         }
     }
 
@@ -57,7 +57,7 @@ impl Learned {
     pub fn embedded() -> Learned {
         Learned {
             network: nnue::default_network(),
-            patterns: draughts::patterns::default_patterns(),
+            patterns: draughts::patterns::PatternSet::embedded(),
         }
     }
 }

@@ -7,7 +7,7 @@
 //!   `crown match`) to 32-byte chess training records (`pgn.rs`).
 //! * `crown-tune nnue`: trains the chess network on training records and
 //!   exports the quantised net (`nnue/`).
-//! * `crown-tune patterns`: trains the international draughts pattern
+//! * `crown-tune patterns`: trains a draughts variant's pattern
 //!   evaluation and writes its file (`patterns.rs`).
 //! * `crown-tune shots`: the international draughts shot suite: find
 //!   the shots that decided lost games, count those found (`shots.rs`).
@@ -105,7 +105,7 @@ enum Command {
     },
     /// Trains the chess network (NNUE) on `.crb` training records.
     Nnue(crown_tuning::nnue::cli::Args),
-    /// Trains the international draughts patterns on labelled positions.
+    /// Trains a draughts variant's patterns on labelled positions.
     Patterns(crown_tuning::patterns::Args),
     /// International draughts shots: collects those that decided lost
     /// games into a suite, and counts those the engine finds.

@@ -1,10 +1,9 @@
-//! `crown-tune patterns`: trains the learned evaluation of international
-//! draughts (`crown::eval::draughts::patterns`: region patterns, material,
+//! `crown-tune patterns`: trains the learned evaluation of a draughts
+//! variant (`crown::eval::draughts::patterns`: region patterns, material,
 //! tempo, king terms) on labelled positions and writes the pattern file the
-//! engine reads (`EvalFile`, or embedded as
-//! `src/eval/draughts/international.cdp`).
+//! engine reads (`EvalFile`, or embedded as `src/eval/draughts/<variant>.cdp`).
 //!
-//! * Data: the text lines `crown-tune datagen --variant international`
+//! * Data: the text lines `crown-tune datagen --variant <variant>`
 //!   writes ([`crate::data`]); the last `--validation` share of the lines
 //!   (whole games, as they are appended game by game) is held out.
 //! * Model and loss: the evaluation is linear in its weights, so this is
@@ -24,12 +23,13 @@
 use crate::data::Record;
 use crate::nnue::plot;
 use crate::tuner::{self, Entry};
-use crown::draughts::rules::InternationalRules;
-use crown::draughts::International as InternationalPosition;
-use crown::eval::draughts::patterns::{self, Patterns, FEATURES, SCALARS};
+use crown::draughts::position::Position;
+use crown::draughts::rules::Rules;
+use crown::eval::draughts::patterns::{self, feature_count, Patterns, SCALARS};
 use crown::eval::draughts::terms::Tables;
 use crown::eval::draughts::{eg_scale, phase};
 use crown::eval::{Coefficients, Tunable};
+use crown::for_variant;
 use crown::game::{Game, Variant};
 use rayon::prelude::*;
 use std::path::PathBuf;
@@ -38,7 +38,10 @@ use std::time::Instant;
 /// `crown-tune patterns` arguments.
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// Data files: labelled international positions (repeat for several).
+    /// The draughts variant the patterns are for.
+    #[arg(long, default_value = "international", value_parser = parse_variant)]
+    pub variant: Variant,
+    /// Data files: labelled positions of the variant (repeat for several).
     #[arg(long, required = true)]
     pub data: Vec<PathBuf>,
     /// Where to write the pattern file.
@@ -80,15 +83,23 @@ pub struct Args {
     pub plot: Option<PathBuf>,
 }
 
+/// A draughts variant by name (chess refused).
+fn parse_variant(text: &str) -> Result<Variant, String> {
+    match Variant::parse(text) {
+        Some(v) if !v.is_chess() => Ok(v),
+        _ => Err(format!("'{text}' is not a draughts variant")),
+    }
+}
+
 /// One position's entry for the tuner.
-fn entry(record: &Record) -> Result<Entry, String> {
-    let pos = InternationalPosition::from_fen(&record.fen, Variant::International)
+fn entry<R: Rules>(record: &Record) -> Result<Entry, String> {
+    let pos = Position::<R>::from_fen(&record.fen, R::VARIANT)
         .map_err(|e| format!("bad position '{}': {e}", record.fen))?;
     let mut c = Coefficients::default();
     patterns::features(&pos, &mut c);
     Ok(Entry {
         terms: c.terms.into_boxed_slice(),
-        phase: phase(&pos) as f32 / Tables::<InternationalRules>::MAX_PHASE as f32,
+        phase: phase(&pos) as f32 / Tables::<R>::MAX_PHASE as f32,
         eg_scale: eg_scale(&pos) as f32 / 64.0,
         result: record.result,
         score: record.score as f32,
@@ -105,17 +116,25 @@ fn read(files: &[PathBuf]) -> Result<Vec<Record>, String> {
 }
 
 /// The start weights: a file's, or the hand-set terms' and 0 for patterns.
-fn start_weights(start: Option<&PathBuf>) -> Result<Vec<(i32, i32)>, String> {
+fn start_weights<R: Rules>(start: Option<&PathBuf>) -> Result<Vec<(i32, i32)>, String> {
     match start {
         Some(path) => {
             let bytes =
                 std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
             let p = Patterns::from_bytes(&bytes).map_err(|e| format!("{}: {e}", path.display()))?;
+            if p.variant() != R::VARIANT {
+                return Err(format!(
+                    "{}: {} patterns, not {}",
+                    path.display(),
+                    p.variant(),
+                    R::VARIANT
+                ));
+            }
             Ok(p.weights().to_vec())
         }
         None => {
-            let mut w = <InternationalPosition as Tunable>::weights();
-            w.resize(FEATURES, (0, 0));
+            let mut w = <Position<R> as Tunable>::weights();
+            w.resize(feature_count(R::VARIANT).expect("a draughts variant"), (0, 0));
             Ok(w)
         }
     }
@@ -123,6 +142,11 @@ fn start_weights(start: Option<&PathBuf>) -> Result<Vec<(i32, i32)>, String> {
 
 /// Runs `crown-tune patterns`.
 pub fn run(args: Args) -> Result<(), String> {
+    for_variant!(args.variant, chess => Err("chess has no patterns".into()), R => run_for::<R>(args))
+}
+
+/// Trains the patterns of rules `R`.
+fn run_for<R: Rules>(args: Args) -> Result<(), String> {
     if !(0.0..=1.0).contains(&args.lambda) || args.lr <= 0.0 || args.l2 < 0.0 {
         return Err("--lambda must be in 0..1, --lr positive, --l2 not negative".into());
     }
@@ -134,12 +158,12 @@ pub fn run(args: Args) -> Result<(), String> {
         .build_global()
         .map_err(|e| e.to_string())?;
     let t = Instant::now();
-    let initial = start_weights(args.start.as_ref())?;
+    let initial = start_weights::<R>(args.start.as_ref())?;
     let records = read(&args.data)?;
     let mut data: Vec<Entry> = records
         .par_iter()
         .enumerate()
-        .map(|(i, r)| entry(r).map_err(|e| format!("record {}: {e}", i + 1)))
+        .map(|(i, r)| entry::<R>(r).map_err(|e| format!("record {}: {e}", i + 1)))
         .collect::<Result<_, _>>()?;
     drop(records);
     let held = data.split_off(data.len() - (data.len() as f64 * args.validation) as usize);
@@ -179,9 +203,11 @@ pub fn run(args: Args) -> Result<(), String> {
             t.elapsed().as_secs_f64()
         );
         if let Some(path) = &args.plot {
-            if let Err(e) =
-                plot::draw(path, "Crown international patterns: loss per epoch", &history)
-            {
+            if let Err(e) = plot::draw(
+                path,
+                &format!("Crown {} patterns: loss per epoch", R::VARIANT),
+                &history,
+            ) {
                 failure.get_or_insert(e);
             }
         }
@@ -196,7 +222,7 @@ pub fn run(args: Args) -> Result<(), String> {
         tuner::loss(&data, &rounded, k, args.lambda),
         tuner::loss(&held, &rounded, k, args.lambda)
     );
-    let names = <InternationalPosition as Tunable>::feature_names();
+    let names = <Position<R> as Tunable>::feature_names();
     let mut changes: Vec<(i32, usize)> = (0..SCALARS)
         .map(|i| ((weights[i].0 - initial[i].0).abs() + (weights[i].1 - initial[i].1).abs(), i))
         .collect();
@@ -205,7 +231,7 @@ pub fn run(args: Args) -> Result<(), String> {
     for &(_, i) in changes.iter().take(12) {
         println!("  {:<28} {:?} -> {:?}", names[i], initial[i], weights[i]);
     }
-    let patterns = Patterns::new(&weights).map_err(|e| e.to_string())?;
+    let patterns = Patterns::new(R::VARIANT, &weights).map_err(|e| e.to_string())?;
     std::fs::write(&args.out, patterns.to_bytes())
         .map_err(|e| format!("cannot write {}: {e}", args.out.display()))?;
     println!("wrote {}", args.out.display());
@@ -221,23 +247,25 @@ mod tests {
 
     /// The engine's integer evaluation with a pattern file equals the
     /// trainer's linear one on the same weights, up to rounding, over the
-    /// positions of random games (kings included).
-    #[test]
-    fn the_engine_evaluates_as_the_trainer() {
-        let mut rng = Rng::new(5);
-        let weights: Vec<(i32, i32)> = (0..FEATURES)
+    /// positions of random games (kings included), in every board layout.
+    fn engine_evaluates_as_trainer<R: Rules>(seed: u64, games: usize) {
+        let mut rng = Rng::new(seed);
+        let weights: Vec<(i32, i32)> = (0..feature_count(R::VARIANT).unwrap())
             .map(|_| (rng.below(301) as i32 - 150, rng.below(301) as i32 - 150))
             .collect();
-        let patterns = std::sync::Arc::new(Patterns::new(&weights).unwrap());
-        let learned = crown::eval::Learned { network: None, patterns: Some(patterns) };
-        let mut evaluator = <InternationalPosition as crown::eval::Playable>::Evaluator::default();
-        Evaluator::<InternationalPosition>::set_learned(&mut evaluator, &learned);
+        let patterns = std::sync::Arc::new(Patterns::new(R::VARIANT, &weights).unwrap());
+        let learned = crown::eval::Learned {
+            network: None,
+            patterns: crown::eval::draughts::patterns::PatternSet::default().with(patterns),
+        };
+        let mut evaluator = <Position<R> as crown::eval::Playable>::Evaluator::default();
+        Evaluator::<Position<R>>::set_learned(&mut evaluator, &learned);
         let float = tuner::to_float(&weights);
-        let mut list = <InternationalPosition as Game>::MoveList::default();
+        let mut list = <Position<R> as Game>::MoveList::default();
         let mut checked = 0;
         let mut kings = 0;
-        for _ in 0..40 {
-            let mut pos = InternationalPosition::start(Variant::International);
+        for _ in 0..games {
+            let mut pos = Position::<R>::start(R::VARIANT);
             for _ in 0..150 {
                 pos.generate(&mut list);
                 if list.is_empty() {
@@ -246,8 +274,8 @@ mod tests {
                 let mv = list[rng.below(list.len())];
                 pos.play(mv);
                 let record = Record { fen: pos.to_fen(), score: 0, result: 0.5 };
-                let linear = tuner::evaluate(&entry(&record).unwrap(), &float);
-                let engine = Evaluator::<InternationalPosition>::evaluate(&mut evaluator, &pos);
+                let linear = tuner::evaluate(&entry::<R>(&record).unwrap(), &float);
+                let engine = Evaluator::<Position<R>>::evaluate(&mut evaluator, &pos);
                 let white = if pos.side() == Side::White { engine } else { -engine };
                 assert!(
                     (f64::from(white) - linear).abs() <= 1.0,
@@ -258,6 +286,21 @@ mod tests {
                 kings += usize::from(pos.kings() != 0);
             }
         }
-        assert!(checked > 2000 && kings > 100, "{checked} positions, {kings} with kings");
+        assert!(
+            checked > 40 * games && kings > 2 * games,
+            "{checked} positions, {kings} with kings"
+        );
+    }
+
+    #[test]
+    fn the_engine_evaluates_as_the_trainer() {
+        use crown::draughts::rules::{
+            AntidraughtsRules, EnglishRules, InternationalRules, RussianRules, TurkishRules,
+        };
+        engine_evaluates_as_trainer::<InternationalRules>(5, 40);
+        engine_evaluates_as_trainer::<RussianRules>(6, 40);
+        engine_evaluates_as_trainer::<EnglishRules>(7, 40);
+        engine_evaluates_as_trainer::<TurkishRules>(8, 40);
+        engine_evaluates_as_trainer::<AntidraughtsRules>(9, 20);
     }
 }

@@ -1,10 +1,11 @@
 //! Draughts evaluation, generic over the variant's rules, tapered between a
 //! middlegame and an endgame weight set by the share of men on the board.
 //!
-//! International draughts evaluates by default with learned region patterns
-//! ([`patterns`], chosen by `EvalFile`), which include the terms below with
-//! their own learned weights; every other variant, and international with
-//! `EvalFile <none>`, uses the hand-set terms described here. The
+//! A variant with embedded learned region patterns (international, and
+//! each other variant whose patterns beat its hand-set terms) evaluates
+//! with them by default ([`patterns`], chosen by `EvalFile`); they include
+//! the terms below with their own learned weights. Every other variant,
+//! and any with `EvalFile <none>`, uses the hand-set terms described here. The
 //! [`Tunable`] view (the Texel tuner's) is that of the hand-set terms
 //! ([`DraughtsEvaluator::hand_set`]).
 //!
@@ -32,6 +33,7 @@
 pub mod features;
 pub mod patterns;
 pub mod terms;
+pub mod windows;
 
 use crate::draughts::geometry::Geometry;
 use crate::draughts::position::{Move, MoveList, Position};
@@ -42,32 +44,32 @@ use crate::score::Score;
 use features::flatten;
 use terms::{terms, Sum, Tables};
 
-/// The draughts evaluator: the learned patterns where they serve the game
-/// and are loaded (international), else the hand-set terms.
+/// The draughts evaluator: the learned patterns of the game's variant when
+/// there are some, else the hand-set terms.
 #[derive(Clone)]
 pub struct DraughtsEvaluator {
-    patterns: Option<std::sync::Arc<patterns::Patterns>>,
+    patterns: patterns::PatternSet,
 }
 
 impl Default for DraughtsEvaluator {
     fn default() -> Self {
-        DraughtsEvaluator { patterns: patterns::starting_patterns() }
+        DraughtsEvaluator { patterns: patterns::PatternSet::starting() }
     }
 }
 
 impl DraughtsEvaluator {
     /// The hand-set evaluation alone, whatever the default.
     pub fn hand_set() -> Self {
-        DraughtsEvaluator { patterns: None }
+        DraughtsEvaluator { patterns: patterns::PatternSet::default() }
     }
 
     /// The middlegame and endgame sums of `pos` (White's view), from the
     /// patterns when they serve this game, else from the hand-set terms.
     #[inline]
     fn sums<R: Rules>(&self, pos: &Position<R>) -> (i32, i32) {
-        match &self.patterns {
-            Some(p) if patterns::Patterns::serve::<R>() => p.sums(pos),
-            _ => {
+        match self.patterns.get(R::VARIANT) {
+            Some(p) => p.sums(pos),
+            None => {
                 let mut sum = Sum::<R>::default();
                 terms(pos, &mut sum);
                 (sum.mg(), sum.eg())
@@ -138,9 +140,9 @@ impl<R: Rules> Evaluator<Position<R>> for DraughtsEvaluator {
     fn trace(&mut self, pos: &Position<R>) -> String {
         let (mg, eg) = self.sums(pos);
         let white = white_score(pos, mg, eg);
-        let source = match &self.patterns {
-            Some(_) if patterns::Patterns::serve::<R>() => "learned patterns",
-            _ => "hand-set terms",
+        let source = match self.patterns.get(R::VARIANT) {
+            Some(_) => "learned patterns",
+            None => "hand-set terms",
         };
         format!(
             "{source}: middlegame {} endgame {} phase {}/{} endgame scale {}/64\n\

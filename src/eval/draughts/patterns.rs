@@ -1,10 +1,12 @@
-//! The learned evaluation of international draughts: region patterns.
+//! The learned evaluation of draughts: region patterns.
 //!
-//! The 10x10 board is read as 16 overlapping 4x4 windows (rows and columns
-//! starting at 0, 2, 4 and 6; each window holds 8 playable squares), the
-//! scanning Fabien Letouzey's Scan made known. Every configuration of a
-//! window (each square empty, White or Black, a king read as a piece of its
-//! colour: 3^8 = 6561) has a learned weight. Beside the patterns, the hand-set evaluation's terms
+//! The board is read as overlapping windows of 8 squares (`windows.rs`:
+//! 16 4x4 blocks on 10x10, the scanning Fabien Letouzey's Scan made known;
+//! 9 on the 8x8 diagonal board; 14 blocks of 2x4 on the Turkish board).
+//! Every configuration of a window (each square empty, White or Black, a
+//! king read as a piece of its colour: 3^8 = 6561) has a learned weight,
+//! a window and its 180-degree rotation sharing one table with the colours
+//! swapped. Beside the patterns, the hand-set evaluation's terms
 //! (`terms.rs`: material with the first, second and further kings apart,
 //! advancement by row, i.e. tempo, king mobility and the long diagonal,
 //! runaway men, the side to move, ...) are features with their own learned
@@ -14,169 +16,67 @@
 //! exactly as the hand-set evaluation is (`super::white_score`), whose draw
 //! knowledge (the endgame scale) it shares.
 //!
-//! Colour symmetry: a window and its 180-degree rotation share one table.
-//! Window `w` (of the 8 with rows starting at 0 or 2) reads its squares in
-//! reading order with White = 1, Black = 2; its partner `15 - w` reads the
-//! rotated squares with the colours swapped and counts negatively, so the
-//! evaluation of a position is minus that of its colour-flipped mirror,
-//! exactly (a test checks it).
+//! A pattern file belongs to one variant (its rules decide what a pattern
+//! is worth); a [`PatternSet`] holds at most one per variant, and the
+//! evaluation of a variant without one is the hand-set terms.
 //!
 //! File format (`.cdp`, little-endian), trained and written by
-//! `crown-tune patterns` (tuning/README.md, section 7, "International
-//! draughts patterns"):
+//! `crown-tune patterns` (tuning/README.md, section 7, "Draughts
+//! patterns"):
 //!
 //! | bytes          | field |
 //! |----------------|-------|
 //! | 0..8           | magic `CRWNPAT\0` |
-//! | 8..12          | version: u32 = 1 |
-//! | 12..16         | features: u32 = [`FEATURES`] |
-//! | 16..16+4F      | per feature: middlegame i16, endgame i16 |
+//! | 8..12          | version: u32 = 2 |
+//! | 12..16         | features: u32 (the variant's [`feature_count`]) |
+//! | 16..32         | the variant's name (`Variant::name`), ASCII, zero-padded |
+//! | 32..32+4F      | per feature: middlegame i16, endgame i16 |
 //! | last 4         | FNV-1a (32-bit) of everything before it |
 //!
+//! Version 1 (international only) had no name: bytes 16.. were the
+//! weights. It is still read, as international.
+//!
 //! Invariant: [`Patterns::from_bytes`] accepts exactly what
-//! [`Patterns::to_bytes`] writes and refuses anything else with a
-//! [`PatternError`], never panicking.
+//! [`Patterns::to_bytes`] writes (and version 1 files) and refuses anything
+//! else with a [`PatternError`], never panicking.
 
 use super::features::feature;
 use super::terms::{terms, ManSink};
-use crate::draughts::geometry::{Bitboard, Geometry, Ten};
+use super::windows::{windows, Windows, CONFIGS};
+use crate::draughts::geometry::Geometry;
 use crate::draughts::position::Position;
-use crate::draughts::rules::{InternationalRules, Rules};
+use crate::draughts::rules::Rules;
 use crate::eval::nnue::network::fnv1a;
 use crate::eval::{Coefficients, Sink};
+use crate::for_variant;
 use crate::game::Variant;
 use std::fmt;
 use std::sync::{Arc, OnceLock};
 
-/// Windows with their own table (the other 8 are their rotations).
-pub const WINDOWS: usize = 8;
-/// Configurations of one window: 3 states on 8 squares.
-pub const CONFIGS: usize = 6561;
 /// Scalar features before the pattern tables: the hand-set terms.
 pub const SCALARS: usize = feature::COUNT;
-/// All features: the scalars, then window `w`'s configuration `c` at
-/// `SCALARS + w * CONFIGS + c`.
-pub const FEATURES: usize = SCALARS + WINDOWS * CONFIGS;
+
+/// The features of rules `R`: the scalars, then table `t`'s configuration
+/// `c` at `SCALARS + t * CONFIGS + c`.
+pub const fn features_of<R: Rules>() -> usize {
+    SCALARS + <R::Board as Windows>::LAYOUT.tables * CONFIGS
+}
+
+/// The number of features of `variant`'s patterns (`None` for chess).
+pub fn feature_count(variant: Variant) -> Option<usize> {
+    for_variant!(variant, chess => None, R => Some(features_of::<R>()))
+}
 
 const MAGIC: [u8; 8] = *b"CRWNPAT\0";
-const VERSION: u32 = 1;
-const HEADER: usize = 16;
-/// Size of a pattern file in bytes.
-pub const FILE_SIZE: usize = HEADER + 4 * FEATURES + 4;
+const VERSION: u32 = 2;
+const NAME: usize = 16;
+const HEADER: usize = 16 + NAME;
+/// Version 1's header (international, no name).
+const HEADER_V1: usize = 16;
 
-/// Window `w`'s squares as bits of the [`Ten`] layout, in reading order;
-/// windows `8..16` list the 180-degree rotations of windows `0..8` square by
-/// square, so square `k` of window `15 - w` is square `k` of `w` rotated.
-const WINDOW_BITS: [[u8; 8]; 16] = window_bits();
-
-const fn window_bits() -> [[u8; 8]; 16] {
-    let mut out = [[0u8; 8]; 16];
-    let mut w = 0;
-    while w < 16 {
-        let (row0, col0) = (2 * (w / 4), 2 * (w % 4));
-        let mut k = 0;
-        let mut r = 0;
-        while r < 4 {
-            let mut c = 0;
-            while c < 4 {
-                let (row, col) = (row0 + r, col0 + c);
-                // Playable squares have an odd row + column (b10 is the
-                // first square of row 0).
-                if (row + col) % 2 == 1 {
-                    out[w][k] = bit(row, col);
-                    k += 1;
-                }
-                c += 1;
-            }
-            r += 1;
-        }
-        w += 1;
-    }
-    // The rotated windows, re-listed so that their k-th square is the
-    // rotation of their partner's k-th.
-    let mut w = 0;
-    while w < WINDOWS {
-        let mut k = 0;
-        while k < 8 {
-            out[15 - w][k] = rotated(out[w][k]);
-            k += 1;
-        }
-        w += 1;
-    }
-    out
-}
-
-/// The [`Ten`] bit of a playable cell.
-const fn bit(row: usize, col: usize) -> u8 {
-    let index = row * 5 + col / 2;
-    (index + index / 10) as u8
-}
-
-/// The bit of the square rotated by 180 degrees (index `s` to `49 - s`).
-const fn rotated(bit: u8) -> u8 {
-    let index = Ten::INDEX[bit as usize] as usize;
-    let r = 49 - index;
-    (r + r / 10) as u8
-}
-
-/// The configuration of `bits` with `ones` read as 1 and `twos` as 2: the
-/// definition, `sum of state(k) * 3^k`; [`config`] computes the same faster
-/// (a test checks they agree).
-#[cfg(test)]
-fn config_by_square(ones: Bitboard, twos: Bitboard, bits: &[u8; 8]) -> usize {
-    let mut index = 0;
-    for &b in bits.iter().rev() {
-        index = index * 3 + ((ones >> b) & 1) as usize + 2 * ((twos >> b) & 1) as usize;
-    }
-    index
-}
-
-/// Per window, the lower bit of the two squares it has in each of its four
-/// rows (two squares of one row are neighbouring bits of the layout).
-/// Squares `2r` and `2r + 1` of a window are row `r`'s: in a window of the
-/// first 8 square `2r` is the lower bit; in a rotated one, `2r + 1`.
-const ROW_BITS: [[u8; 4]; 16] = {
-    let mut out = [[0u8; 4]; 16];
-    let mut w = 0;
-    while w < 16 {
-        let mut r = 0;
-        while r < 4 {
-            let (a, b) = (WINDOW_BITS[w][2 * r], WINDOW_BITS[w][2 * r + 1]);
-            out[w][r] = if a < b { a } else { b };
-            r += 1;
-        }
-        w += 1;
-    }
-    out
-};
-
-/// The base-3 value of a row's two squares from 4 bits (ones of the lower
-/// and higher square, then twos of both): `PAIR[0]` when the lower square
-/// is the pair's first (`3^0` place), `PAIR[1]` when it is the second.
-const PAIR: [[u16; 16]; 2] = {
-    let mut out = [[0u16; 16]; 2];
-    let mut key = 0;
-    while key < 16 {
-        let low = (key & 1) + 2 * ((key >> 2) & 1);
-        let high = ((key >> 1) & 1) + 2 * ((key >> 3) & 1);
-        out[0][key] = (low + 3 * high) as u16;
-        out[1][key] = (high + 3 * low) as u16;
-        key += 1;
-    }
-    out
-};
-
-/// Window `w`'s configuration with `ones` read as 1 and `twos` as 2 (see
-/// [`config_by_square`]): two squares at a time, four rows of 9 values.
-#[inline(always)]
-fn config(ones: Bitboard, twos: Bitboard, w: usize) -> usize {
-    let pair = &PAIR[usize::from(w >= WINDOWS)];
-    let mut index = 0;
-    for &b in ROW_BITS[w].iter().rev() {
-        let key = ((ones >> b) & 3) | (((twos >> b) & 3) << 2);
-        index = index * 9 + pair[key as usize] as usize;
-    }
-    index
+/// Size of a pattern file of `features` features.
+pub const fn file_size(features: usize) -> usize {
+    HEADER + 4 * features + 4
 }
 
 /// Sends the features of a position (White's view) to `sink`: what both
@@ -184,22 +84,14 @@ fn config(ones: Bitboard, twos: Bitboard, w: usize) -> usize {
 #[inline]
 pub fn features<R: Rules, S: ManSink<R>>(pos: &Position<R>, sink: &mut S) {
     terms(pos, sink);
-    windows(pos.white(), pos.black(), sink);
+    windows::<R::Board, S>(pos.white(), pos.black(), SCALARS, sink);
 }
 
-/// The pattern features of a board (White's view).
-#[inline]
-pub fn windows<S: Sink>(white: Bitboard, black: Bitboard, sink: &mut S) {
-    for w in 0..WINDOWS {
-        let base = SCALARS + w * CONFIGS;
-        sink.add(base + config(white, black, w), 1);
-        sink.add(base + config(black, white, 15 - w), -1);
-    }
-}
-
-/// A pattern file's weights, ready to evaluate.
+/// A pattern file's weights, ready to evaluate positions of its variant.
 #[derive(Clone, PartialEq, Eq)]
 pub struct Patterns {
+    /// The variant whose positions these weights evaluate.
+    variant: Variant,
     /// (middlegame, endgame) per feature.
     weights: Box<[(i32, i32)]>,
     /// The weights a man of side `t` on `bit` adds through the terms
@@ -209,7 +101,7 @@ pub struct Patterns {
 
 impl fmt::Debug for Patterns {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "Patterns({} features)", self.weights.len())
+        write!(f, "Patterns({}, {} features)", self.variant, self.weights.len())
     }
 }
 
@@ -239,27 +131,41 @@ impl<R: Rules> ManSink<R> for Sum<'_> {
     }
 }
 
-impl Patterns {
-    /// Weights for every feature (length [`FEATURES`]).
-    pub fn new(weights: &[(i32, i32)]) -> Result<Patterns, PatternError> {
-        if weights.len() != FEATURES {
-            return Err(PatternError::Shape(weights.len()));
-        }
-        let mut man = Box::new([[(0, 0); 64]; 2]);
-        for (t, side) in man.iter_mut().enumerate() {
-            for (bit, sum) in side.iter_mut().enumerate() {
-                if Ten::MASK >> bit & 1 == 0 {
-                    continue;
-                }
-                let mut c = Coefficients::default();
-                ManSink::<InternationalRules>::man(&mut c, t, bit, 1);
-                for (f, n) in c.terms {
-                    let (mg, eg) = weights[f as usize];
-                    *sum = (sum.0 + mg * i32::from(n), sum.1 + eg * i32::from(n));
-                }
+/// The summed term weights of a man on each square, for rules `R`.
+fn man_weights<R: Rules>(weights: &[(i32, i32)]) -> Box<[[(i32, i32); 64]; 2]> {
+    let mut man = Box::new([[(0, 0); 64]; 2]);
+    for (t, side) in man.iter_mut().enumerate() {
+        for (bit, sum) in side.iter_mut().enumerate() {
+            if <R::Board as Geometry>::MASK >> bit & 1 == 0 {
+                continue;
+            }
+            let mut c = Coefficients::default();
+            ManSink::<R>::man(&mut c, t, bit, 1);
+            for (f, n) in c.terms {
+                let (mg, eg) = weights[f as usize];
+                *sum = (sum.0 + mg * i32::from(n), sum.1 + eg * i32::from(n));
             }
         }
-        Ok(Patterns { weights: weights.into(), man })
+    }
+    man
+}
+
+impl Patterns {
+    /// Weights for every feature of `variant` (length [`feature_count`]).
+    pub fn new(variant: Variant, weights: &[(i32, i32)]) -> Result<Patterns, PatternError> {
+        let expected =
+            feature_count(variant).ok_or(PatternError::Variant(variant.name().into()))?;
+        if weights.len() != expected {
+            return Err(PatternError::Shape { variant, expected, found: weights.len() });
+        }
+        let man = for_variant!(variant, chess => unreachable!("chess has no patterns"),
+            R => man_weights::<R>(weights));
+        Ok(Patterns { variant, weights: weights.into(), man })
+    }
+
+    /// The variant these patterns evaluate.
+    pub fn variant(&self) -> Variant {
+        self.variant
     }
 
     /// The weights, one (middlegame, endgame) pair per feature.
@@ -270,23 +176,21 @@ impl Patterns {
     /// The middlegame and endgame sums of a position, White's view.
     #[inline]
     pub fn sums<R: Rules>(&self, pos: &Position<R>) -> (i32, i32) {
-        debug_assert!(Self::serve::<R>(), "the patterns are international's");
+        debug_assert_eq!(self.variant, R::VARIANT, "patterns of another variant");
         let mut sum = Sum { weights: &self.weights, man: &self.man, mg: 0, eg: 0 };
         features(pos, &mut sum);
         (sum.mg, sum.eg)
     }
 
-    /// Whether these patterns evaluate games of `R` (international only).
-    pub fn serve<R: Rules>() -> bool {
-        R::VARIANT == Variant::International
-    }
-
     /// The file of these weights (see the module header).
     pub fn to_bytes(&self) -> Vec<u8> {
-        let mut out = Vec::with_capacity(FILE_SIZE);
+        let mut out = Vec::with_capacity(file_size(self.weights.len()));
         out.extend_from_slice(&MAGIC);
         out.extend_from_slice(&VERSION.to_le_bytes());
-        out.extend_from_slice(&(FEATURES as u32).to_le_bytes());
+        out.extend_from_slice(&(self.weights.len() as u32).to_le_bytes());
+        let mut name = [0u8; NAME];
+        name[..self.variant.name().len()].copy_from_slice(self.variant.name().as_bytes());
+        out.extend_from_slice(&name);
         for &(mg, eg) in self.weights.iter() {
             out.extend_from_slice(&(mg.clamp(-32768, 32767) as i16).to_le_bytes());
             out.extend_from_slice(&(eg.clamp(-32768, 32767) as i16).to_le_bytes());
@@ -297,32 +201,45 @@ impl Patterns {
     }
 
     /// Reads a pattern file, refusing anything [`Patterns::to_bytes`] could
-    /// not have written.
+    /// not have written (version 1 files are international's).
     pub fn from_bytes(bytes: &[u8]) -> Result<Patterns, PatternError> {
         if bytes.len() < MAGIC.len() || bytes[..MAGIC.len()] != MAGIC {
             return Err(PatternError::Foreign);
         }
-        if bytes.len() < HEADER {
-            return Err(PatternError::Size { expected: FILE_SIZE, found: bytes.len() });
+        if bytes.len() < HEADER_V1 {
+            return Err(PatternError::Size { expected: HEADER, found: bytes.len() });
         }
         let word = |at: usize| u32::from_le_bytes(bytes[at..at + 4].try_into().unwrap());
-        if word(8) != VERSION {
-            return Err(PatternError::Version(word(8)));
+        let (variant, header) = match word(8) {
+            1 => (Variant::International, HEADER_V1),
+            VERSION if bytes.len() >= HEADER => {
+                let name = &bytes[16..HEADER];
+                let len = name.iter().position(|&b| b == 0).unwrap_or(NAME);
+                let text = String::from_utf8_lossy(&name[..len]).into_owned();
+                let variant = Variant::ALL
+                    .into_iter()
+                    .find(|v| v.name() == text && !v.is_chess())
+                    .ok_or(PatternError::Variant(text))?;
+                (variant, HEADER)
+            }
+            VERSION => return Err(PatternError::Size { expected: HEADER, found: bytes.len() }),
+            v => return Err(PatternError::Version(v)),
+        };
+        let expected = feature_count(variant).expect("a draughts variant");
+        if word(12) as usize != expected {
+            return Err(PatternError::Shape { variant, expected, found: word(12) as usize });
         }
-        if word(12) as usize != FEATURES {
-            return Err(PatternError::Shape(word(12) as usize));
+        let size = header + 4 * expected + 4;
+        if bytes.len() != size {
+            return Err(PatternError::Size { expected: size, found: bytes.len() });
         }
-        if bytes.len() != FILE_SIZE {
-            return Err(PatternError::Size { expected: FILE_SIZE, found: bytes.len() });
-        }
-        let body = &bytes[..FILE_SIZE - 4];
-        if fnv1a(body) != word(FILE_SIZE - 4) {
+        if fnv1a(&bytes[..size - 4]) != word(size - 4) {
             return Err(PatternError::Checksum);
         }
         let half = |at: usize| i32::from(i16::from_le_bytes([bytes[at], bytes[at + 1]]));
         let weights: Vec<(i32, i32)> =
-            (0..FEATURES).map(|i| (half(HEADER + 4 * i), half(HEADER + 4 * i + 2))).collect();
-        Patterns::new(&weights)
+            (0..expected).map(|i| (half(header + 4 * i), half(header + 4 * i + 2))).collect();
+        Patterns::new(variant, &weights)
     }
 }
 
@@ -333,8 +250,17 @@ pub enum PatternError {
     Foreign,
     /// A version this build does not read.
     Version(u32),
-    /// Another number of features than this build's.
-    Shape(usize),
+    /// A variant name this build does not know (or a chess one).
+    Variant(String),
+    /// Another number of features than this build's for the variant.
+    Shape {
+        /// The file's variant.
+        variant: Variant,
+        /// This build's feature count for it.
+        expected: usize,
+        /// The file's.
+        found: usize,
+    },
     /// Truncated or too long.
     Size {
         /// The size the header implies.
@@ -350,9 +276,14 @@ impl fmt::Display for PatternError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             PatternError::Foreign => write!(f, "not a Crown draughts pattern file"),
-            PatternError::Version(v) => write!(f, "pattern file version {v} (this build reads 1)"),
-            PatternError::Shape(n) => {
-                write!(f, "pattern file has {n} features (this build has {FEATURES})")
+            PatternError::Version(v) => {
+                write!(f, "pattern file version {v} (this build reads 1 and {VERSION})")
+            }
+            PatternError::Variant(name) => {
+                write!(f, "pattern file for an unknown draughts variant '{}'", name.escape_debug())
+            }
+            PatternError::Shape { variant, expected, found } => {
+                write!(f, "{variant} pattern file has {found} features (this build has {expected})")
             }
             PatternError::Size { expected, found } => {
                 write!(f, "pattern file is {found} bytes, expected {expected}")
@@ -364,134 +295,90 @@ impl fmt::Display for PatternError {
 
 impl std::error::Error for PatternError {}
 
-/// The embedded pattern file (international draughts).
-pub static DEFAULT_PATTERNS: &[u8] = include_bytes!("international.cdp");
+/// At most one pattern file per variant: what the evaluator reads. A
+/// variant without one evaluates with the hand-set terms.
+#[derive(Clone, Default, PartialEq, Eq)]
+pub struct PatternSet {
+    by_variant: [Option<Arc<Patterns>>; Variant::ALL.len()],
+}
 
-/// Whether international draughts starts with the embedded patterns
-/// (`EvalFile <none>` selects the hand-set evaluation).
-pub const PATTERNS_BY_DEFAULT: bool = true;
-
-/// The patterns an evaluator, an engine or a session starts with.
-pub fn starting_patterns() -> Option<Arc<Patterns>> {
-    if PATTERNS_BY_DEFAULT {
-        default_patterns()
-    } else {
-        None
+impl fmt::Debug for PatternSet {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_list().entries(self.variants()).finish()
     }
 }
 
-/// The embedded patterns, loaded once; `None` only if the embedded file
-/// were bad (a test checks it is not).
-pub fn default_patterns() -> Option<Arc<Patterns>> {
-    static PATTERNS: OnceLock<Option<Arc<Patterns>>> = OnceLock::new();
-    PATTERNS.get_or_init(|| Patterns::from_bytes(DEFAULT_PATTERNS).ok().map(Arc::new)).clone()
+impl PatternSet {
+    /// The patterns of `variant`, if any.
+    #[inline(always)]
+    pub fn get(&self, variant: Variant) -> Option<&Arc<Patterns>> {
+        self.by_variant[variant as usize].as_ref()
+    }
+
+    /// This set with `patterns` in place of its variant's.
+    pub fn with(mut self, patterns: Arc<Patterns>) -> PatternSet {
+        let slot = patterns.variant() as usize;
+        self.by_variant[slot] = Some(patterns);
+        self
+    }
+
+    /// The variants that have patterns, in [`Variant::ALL`] order.
+    pub fn variants(&self) -> Vec<Variant> {
+        Variant::ALL.into_iter().filter(|&v| self.get(v).is_some()).collect()
+    }
+
+    /// Whether no variant has patterns.
+    pub fn is_empty(&self) -> bool {
+        self.by_variant.iter().all(Option::is_none)
+    }
+
+    /// The patterns a variant's evaluator starts with: the embedded set
+    /// when [`PATTERNS_BY_DEFAULT`], else none.
+    pub fn starting() -> PatternSet {
+        if PATTERNS_BY_DEFAULT {
+            PatternSet::embedded()
+        } else {
+            PatternSet::default()
+        }
+    }
+
+    /// The embedded pattern files, read once. A file that did not load
+    /// would be missing from the set (a test checks that each loads).
+    pub fn embedded() -> PatternSet {
+        static SET: OnceLock<PatternSet> = OnceLock::new();
+        SET.get_or_init(|| {
+            EMBEDDED
+                .iter()
+                .filter_map(|&(_, bytes)| Patterns::from_bytes(bytes).ok())
+                .fold(PatternSet::default(), |set, p| set.with(Arc::new(p)))
+        })
+        .clone()
+    }
 }
+
+/// The embedded pattern files: those that beat the hand-set evaluation of
+/// their variant in self-play (tuning/README.md, section 7).
+pub static EMBEDDED: &[(Variant, &[u8])] =
+    &[(Variant::International, include_bytes!("international.cdp"))];
+
+/// Whether draughts starts with the embedded patterns (`EvalFile <none>`
+/// selects the hand-set evaluation).
+pub const PATTERNS_BY_DEFAULT: bool = true;
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    #[test]
-    fn windows_cover_the_board_and_rotate() {
-        let mut seen = 0u64;
-        for (w, bits) in WINDOW_BITS.iter().enumerate() {
-            for (k, &b) in bits.iter().enumerate() {
-                assert_ne!(Ten::INDEX[b as usize], 255, "window {w} square {k} is a ghost");
-                seen |= 1 << b;
-            }
-            let distinct: std::collections::BTreeSet<u8> = bits.iter().copied().collect();
-            assert_eq!(distinct.len(), 8, "window {w}");
-        }
-        assert_eq!(seen, Ten::MASK, "every playable square is in a window");
-        for (w, bits) in WINDOW_BITS.iter().enumerate() {
-            for (k, &b) in bits.iter().enumerate() {
-                assert_eq!(rotated(rotated(b)), b);
-                assert_eq!(WINDOW_BITS[15 - w][k], rotated(b), "window {w} square {k}");
-            }
-        }
-        // Window 0 is squares 1, 2, 6, 7, 11, 12, 16, 17 (bits of 0, 1, 5, 6, ...).
-        let index: Vec<u8> = WINDOW_BITS[0].iter().map(|&b| Ten::INDEX[b as usize] + 1).collect();
-        assert_eq!(index, [1, 2, 6, 7, 11, 12, 16, 17]);
-    }
-
-    #[test]
-    fn configurations_two_squares_at_a_time_are_the_definition() {
-        let mut state = 0x2545_f491_4f6c_dd1du64;
-        for _ in 0..2000 {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            let white = state & Ten::MASK;
-            let black = (state >> 1 | state << 3) & Ten::MASK & !white;
-            for (w, bits) in WINDOW_BITS.iter().enumerate() {
-                let by_square = config_by_square(white, black, bits);
-                assert_eq!(config(white, black, w), by_square, "window {w}");
-            }
-        }
-        for bits in WINDOW_BITS {
-            for r in 0..4 {
-                assert_eq!(
-                    bits[2 * r].abs_diff(bits[2 * r + 1]),
-                    1,
-                    "a row's squares are neighbours"
-                );
-            }
-        }
-    }
-
-    /// A board and its colour-flipped rotation have opposite pattern features.
-    #[test]
-    fn mirrored_boards_have_opposite_patterns() {
-        let flip = |set: Bitboard| -> Bitboard {
-            let mut out = 0;
-            for b in 0..64u8 {
-                if set >> b & 1 != 0 {
-                    out |= 1 << rotated(b);
-                }
-            }
-            out
-        };
-        let mut state = 0x9e37_79b9_7f4a_7c15u64;
-        for _ in 0..200 {
-            let mut white = 0;
-            let mut black = 0;
-            for b in 0..64 {
-                state ^= state << 13;
-                state ^= state >> 7;
-                state ^= state << 17;
-                if Ten::MASK >> b & 1 != 0 {
-                    match state % 5 {
-                        0 => white |= 1 << b,
-                        1 => black |= 1 << b,
-                        _ => {}
-                    }
-                }
-            }
-            let mut a = Coefficients::default();
-            windows(white, black, &mut a);
-            let mut b = Coefficients::default();
-            windows(flip(black), flip(white), &mut b);
-            let sum = |c: &Coefficients| {
-                let mut v = vec![0i32; FEATURES];
-                for &(f, n) in &c.terms {
-                    v[f as usize] += i32::from(n);
-                }
-                v
-            };
-            let negated: Vec<i32> = sum(&b).iter().map(|x| -x).collect();
-            assert_eq!(sum(&a), negated);
-        }
-    }
-
-    #[test]
-    fn files_round_trip_and_bad_ones_are_refused() {
+    fn file_round_trip(variant: Variant) {
+        let count = feature_count(variant).unwrap();
         let weights: Vec<(i32, i32)> =
-            (0..FEATURES).map(|i| ((i % 201) as i32 - 100, (i % 77) as i32 - 30)).collect();
-        let p = Patterns::new(&weights).unwrap();
+            (0..count).map(|i| ((i % 201) as i32 - 100, (i % 77) as i32 - 30)).collect();
+        let p = Patterns::new(variant, &weights).unwrap();
         let bytes = p.to_bytes();
-        assert_eq!(bytes.len(), FILE_SIZE);
+        let size = file_size(count);
+        assert_eq!(bytes.len(), size);
         assert_eq!(Patterns::from_bytes(&bytes).unwrap(), p);
-        for cut in [0, 3, 8, HEADER, FILE_SIZE / 2, FILE_SIZE - 1] {
+        for cut in [0, 3, 8, HEADER_V1, HEADER, size / 2, size - 1] {
             assert!(Patterns::from_bytes(&bytes[..cut]).is_err(), "cut at {cut}");
         }
         let mut longer = bytes.clone();
@@ -501,19 +388,61 @@ mod tests {
         corrupted[HEADER + 1000] ^= 4;
         assert_eq!(Patterns::from_bytes(&corrupted), Err(PatternError::Checksum));
         let mut version = bytes.clone();
-        version[8] = 2;
-        assert_eq!(Patterns::from_bytes(&version), Err(PatternError::Version(2)));
+        version[8] = 3;
+        assert_eq!(Patterns::from_bytes(&version), Err(PatternError::Version(3)));
         let mut shape = bytes.clone();
         shape[12] ^= 1;
-        assert!(matches!(Patterns::from_bytes(&shape), Err(PatternError::Shape(_))));
+        assert!(matches!(Patterns::from_bytes(&shape), Err(PatternError::Shape { .. })));
+        let mut chess = bytes.clone();
+        chess[16..32].copy_from_slice(b"chess\0\0\0\0\0\0\0\0\0\0\0");
+        assert_eq!(Patterns::from_bytes(&chess), Err(PatternError::Variant("chess".into())));
+        assert!(Patterns::new(variant, &weights[1..]).is_err());
+    }
+
+    #[test]
+    fn files_round_trip_and_bad_ones_are_refused() {
+        for variant in Variant::ALL.into_iter().filter(|v| !v.is_chess()) {
+            file_round_trip(variant);
+        }
         assert_eq!(Patterns::from_bytes(b"CRWNNUE\0 a chess net"), Err(PatternError::Foreign));
-        assert!(Patterns::new(&weights[1..]).is_err());
+        assert!(Patterns::new(Variant::Chess, &[]).is_err());
+        // A file of another variant with the same features is that variant's.
+        let count = feature_count(Variant::Russian).unwrap();
+        let russian = Patterns::new(Variant::Russian, &vec![(1, 2); count]).unwrap();
+        let mut bytes = russian.to_bytes();
+        bytes[16..32].copy_from_slice(b"english\0\0\0\0\0\0\0\0\0");
+        let n = bytes.len() - 4;
+        let sum = fnv1a(&bytes[..n]);
+        bytes[n..].copy_from_slice(&sum.to_le_bytes());
+        assert_eq!(Patterns::from_bytes(&bytes).unwrap().variant(), Variant::English);
+    }
+
+    #[test]
+    fn version_1_files_are_international() {
+        let count = feature_count(Variant::International).unwrap();
+        let weights: Vec<(i32, i32)> = (0..count).map(|i| ((i % 7) as i32, -1)).collect();
+        let mut v1 = MAGIC.to_vec();
+        v1.extend_from_slice(&1u32.to_le_bytes());
+        v1.extend_from_slice(&(count as u32).to_le_bytes());
+        for &(mg, eg) in &weights {
+            v1.extend_from_slice(&(mg as i16).to_le_bytes());
+            v1.extend_from_slice(&(eg as i16).to_le_bytes());
+        }
+        let sum = fnv1a(&v1);
+        v1.extend_from_slice(&sum.to_le_bytes());
+        let p = Patterns::from_bytes(&v1).unwrap();
+        assert_eq!((p.variant(), p.weights()), (Variant::International, &weights[..]));
     }
 
     #[test]
     fn the_embedded_patterns_load() {
-        let p = Patterns::from_bytes(DEFAULT_PATTERNS).expect("the embedded patterns are valid");
-        assert_eq!(p.to_bytes(), DEFAULT_PATTERNS);
-        assert!(default_patterns().is_some());
+        let set = PatternSet::embedded();
+        for &(variant, bytes) in EMBEDDED {
+            let p = Patterns::from_bytes(bytes).expect("the embedded patterns are valid");
+            assert_eq!(p.variant(), variant);
+            assert_eq!(p.to_bytes(), bytes);
+            assert_eq!(set.get(variant).map(|p| p.variant()), Some(variant));
+        }
+        assert_eq!(set.variants().len(), EMBEDDED.len());
     }
 }

@@ -80,7 +80,9 @@ pub fn sample(r: &ChessRecord) -> Option<Sample> {
     } else {
         (r.score.saturating_neg(), 2 - white)
     };
-    Sample::new(r.squares(), r.side, score, result)
+    let mut s = Sample::new(r.squares(), r.side, score, result)?;
+    s.chess960 = r.chess960;
+    Some(s)
 }
 
 fn sigmoid(x: f64) -> f64 {

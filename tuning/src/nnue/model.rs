@@ -40,6 +40,9 @@ pub struct Sample {
     pub score: i16,
     /// Game result for the side to move: 0, 1 (draw), 2 (win).
     pub result: u8,
+    /// From a Chess960 game (where a king may castle from any square of
+    /// its back rank).
+    pub chess960: bool,
 }
 
 impl Sample {
@@ -51,7 +54,7 @@ impl Sample {
         score: i16,
         result: u8,
     ) -> Option<Sample> {
-        let mut s = Sample { features: [0; 32], count: 0, side, score, result };
+        let mut s = Sample { features: [0; 32], count: 0, side, score, result, chess960: false };
         for (sq, piece) in pieces {
             let slot = s.features.get_mut(usize::from(s.count))?;
             *slot = feature(Color::White, piece.color, piece.kind, sq) as u16;
@@ -73,15 +76,20 @@ impl Sample {
 
     /// The same position with the files mirrored (a <-> h), when that is
     /// the same game: the records carry no castling rights, so only when
-    /// neither king stands on its castling square (e1, e8), where no side
-    /// can castle in standard chess. `None` otherwise.
+    /// neither king stands where it might still castle: its start square
+    /// (e1, e8) in standard chess, anywhere on its back rank in Chess960
+    /// (where the mirror of a castling is no castling). `None` otherwise.
     pub fn mirrored(&self) -> Option<Sample> {
         use crown::chess::PieceKind;
-        let white_home = feature(Color::White, Color::White, PieceKind::King, Square::E1) as u16;
-        let black_home = feature(Color::White, Color::Black, PieceKind::King, Square::E8) as u16;
         let active = &self.features[..usize::from(self.count)];
-        if active.contains(&white_home) || active.contains(&black_home) {
-            return None;
+        let files: &[u32] = if self.chess960 { &[0, 1, 2, 3, 4, 5, 6, 7] } else { &[4] };
+        for &file in files {
+            let (white, black) = (Square::from_index(file), Square::from_index(56 + file));
+            let white_home = feature(Color::White, Color::White, PieceKind::King, white) as u16;
+            let black_home = feature(Color::White, Color::Black, PieceKind::King, black) as u16;
+            if active.contains(&white_home) || active.contains(&black_home) {
+                return None;
+            }
         }
         let mut m = self.clone();
         // A feature ends in the square index (`network::feature`), whose low
@@ -319,6 +327,17 @@ mod tests {
             .unwrap()
             .mirrored()
             .is_none());
+        // In Chess960 a king anywhere on its back rank might still castle.
+        let mut s960 = Sample::new(board("d1").into_iter(), Side::Black, -35, 0).unwrap();
+        s960.chess960 = true;
+        assert!(s960.mirrored().is_none());
+        let off_home = [
+            (Square::parse("d2").unwrap(), piece(Color::White, PieceKind::King)),
+            (Square::parse("g7").unwrap(), piece(Color::Black, PieceKind::King)),
+        ];
+        let mut s960 = Sample::new(off_home.into_iter(), Side::Black, -35, 0).unwrap();
+        s960.chess960 = true;
+        assert!(s960.mirrored().is_some_and(|m| m.chess960));
     }
 
     #[test]
