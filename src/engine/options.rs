@@ -183,8 +183,8 @@ pub enum Change {
     /// chess the Syzygy tables of these `:`-separated directories, in
     /// draughts the root of Crown's tables (Hub `egtb`).
     SyzygyPath(String),
-    /// Evaluate with this learned evaluation: a chess network or an
-    /// international draughts pattern file ([`NO_NET`]: the hand-set
+    /// Evaluate with this learned evaluation: a chess network or a
+    /// draughts pattern file (of one variant) ([`NO_NET`]: the hand-set
     /// evaluations; [`EMBEDDED_NET`]: those in the binary).
     EvalFile(String),
     /// Play the moves of this opening book (`crown book build`) where it

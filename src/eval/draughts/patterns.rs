@@ -358,8 +358,15 @@ impl PatternSet {
 
 /// The embedded pattern files: those that beat the hand-set evaluation of
 /// their variant in self-play (tuning/README.md, section 7).
-pub static EMBEDDED: &[(Variant, &[u8])] =
-    &[(Variant::International, include_bytes!("international.cdp"))];
+pub static EMBEDDED: &[(Variant, &[u8])] = &[
+    (Variant::International, include_bytes!("international.cdp")),
+    (Variant::Brazilian, include_bytes!("brazilian.cdp")),
+    (Variant::Russian, include_bytes!("russian.cdp")),
+    (Variant::English, include_bytes!("english.cdp")),
+    (Variant::Italian, include_bytes!("italian.cdp")),
+    (Variant::Turkish, include_bytes!("turkish.cdp")),
+    (Variant::Antidraughts, include_bytes!("antidraughts.cdp")),
+];
 
 /// Whether draughts starts with the embedded patterns (`EvalFile <none>`
 /// selects the hand-set evaluation).

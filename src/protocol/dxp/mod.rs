@@ -100,7 +100,7 @@ pub struct Options {
     pub seed: u64,
     /// The evaluation: `<embedded>` (the learned patterns in the binary),
     /// `<none>` (the hand-set evaluation) or a pattern file of
-    /// `crown-tune patterns`.
+    /// `crown-tune patterns` (it replaces the patterns of its own variant).
     #[arg(long, value_name = "FILE")]
     pub eval_file: Option<String>,
     /// Play the moves of this opening book (`crown book build`) while the
