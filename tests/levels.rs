@@ -218,30 +218,27 @@ fn draughts_levels_play_legal_moves_and_replay_with_a_seed() {
     assert_eq!(moves.len(), 8);
 }
 
-#[test]
-fn hub_elo_out_of_range_is_clamped_with_a_message() {
-    let script = [
+/// The lines of a Hub session that sets `elo` to `elo` and searches the
+/// start position once.
+fn hub_at_elo(elo: u32) -> Vec<String> {
+    hub(&[
         "hub".to_string(),
         "init".into(),
-        "set-param name=elo value=12".into(),
+        format!("set-param name=elo value={elo}"),
         "level time=600 inc=1".into(),
         format!("pos pos={START_DRAUGHTS}"),
         "go think".into(),
-    ];
-    let lines = hub(&script);
+    ])
+}
+
+#[test]
+fn hub_elo_out_of_range_is_clamped_with_a_message() {
+    let lines = hub_at_elo(12);
     let clamped = |l: &String| l.starts_with("error") && l.contains("clamped to 1000");
     assert!(lines.iter().any(clamped), "{lines:?}");
     assert!(lines.iter().any(|l| l.starts_with("done move=")), "{lines:?}");
     // Draughts' scale reaches 2800 (chess's stops at 2200): no note.
-    let script = [
-        "hub".to_string(),
-        "init".into(),
-        "set-param name=elo value=2800".into(),
-        "level time=600 inc=1".into(),
-        format!("pos pos={START_DRAUGHTS}"),
-        "go think".into(),
-    ];
-    let lines = hub(&script);
+    let lines = hub_at_elo(2800);
     assert!(!lines.iter().any(|l| l.starts_with("error")), "{lines:?}");
     assert!(lines.iter().any(|l| l.starts_with("done move=")), "{lines:?}");
 }

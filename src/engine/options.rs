@@ -177,12 +177,11 @@ pub enum Change {
     Seed(u64),
     /// Play another game (Hub `variant`; a new engine at its start).
     Variant(crate::game::Variant),
-    /// Where the endgame tables are (draughts `--egtb`, chess Syzygy).
-    TablesPath(std::path::PathBuf),
-    /// Load the endgame tables found here ([`NO_PATH`] or empty: none): in
-    /// chess the Syzygy tables of these `:`-separated directories, in
-    /// draughts the root of Crown's tables (Hub `egtb`).
-    SyzygyPath(String),
+    /// Load the endgame tables of the game played from here ([`NO_PATH`]
+    /// or empty: none): in chess the Syzygy tables of these `:`-separated
+    /// directories (`SyzygyPath`), in draughts the root of Crown's tables
+    /// (Hub `egtb`, `crown hub --egtb`, `crown dxp --egtb`).
+    TablesPath(String),
     /// Evaluate with this learned evaluation: a chess network or a
     /// draughts pattern file (of one variant) ([`NO_NET`]: the hand-set
     /// evaluations; [`EMBEDDED_NET`]: those in the binary).
@@ -345,7 +344,7 @@ pub fn parse(name: &str, value: Option<&str>) -> Result<Change, OptionError> {
         "Skill Level" => Change::Skill(int()?),
         "Seed" => Change::Seed(int()? as u64),
         "SyzygyPath" => {
-            Change::SyzygyPath(if text.is_empty() { NO_PATH.into() } else { text.into() })
+            Change::TablesPath(if text.is_empty() { NO_PATH.into() } else { text.into() })
         }
         "EvalFile" => Change::EvalFile(if text.is_empty() { NO_NET.into() } else { text.into() }),
         "BookFile" => Change::BookFile(if text.is_empty() { NO_BOOK.into() } else { text.into() }),
@@ -466,14 +465,11 @@ impl Settings {
             Change::Elo { elo, .. } => self.elo = *elo,
             Change::Skill(skill) => self.skill = *skill,
             Change::Seed(seed) => self.seed = *seed,
-            Change::SyzygyPath(path) => self.syzygy_path.clone_from(path),
+            Change::TablesPath(path) => self.syzygy_path.clone_from(path),
             Change::SyzygyProbeDepth(depth) => self.syzygy_probe_depth = *depth,
             Change::Syzygy50MoveRule(on) => self.syzygy_50_move_rule = *on,
             Change::SyzygyProbeLimit(limit) => self.syzygy_probe_limit = *limit,
-            Change::Variant(_)
-            | Change::TablesPath(_)
-            | Change::EvalFile(_)
-            | Change::BookFile(_) => {}
+            Change::Variant(_) | Change::EvalFile(_) | Change::BookFile(_) => {}
         }
     }
 
@@ -529,8 +525,8 @@ mod tests {
     #[test]
     fn syzygy_options_are_validated_and_recorded() {
         let path = "/tables/wdl:/tables/dtz";
-        assert_eq!(parse("syzygypath", Some(path)), Ok(Change::SyzygyPath(path.into())));
-        assert_eq!(parse("SyzygyPath", None), Ok(Change::SyzygyPath(NO_PATH.into())));
+        assert_eq!(parse("syzygypath", Some(path)), Ok(Change::TablesPath(path.into())));
+        assert_eq!(parse("SyzygyPath", None), Ok(Change::TablesPath(NO_PATH.into())));
         assert_eq!(parse("SyzygyProbeDepth", Some("12")), Ok(Change::SyzygyProbeDepth(12)));
         assert!(matches!(
             parse("SyzygyProbeDepth", Some("0")),
@@ -543,7 +539,7 @@ mod tests {
         assert!(matches!(parse("Syzygy50MoveRule", Some("1")), Err(OptionError::Invalid { .. })));
         let mut s = Settings::default();
         for change in [
-            Change::SyzygyPath(path.into()),
+            Change::TablesPath(path.into()),
             Change::SyzygyProbeDepth(4),
             Change::Syzygy50MoveRule(false),
             Change::SyzygyProbeLimit(5),

@@ -412,10 +412,6 @@ impl Session {
                 }
                 notes.extend(self.hand_over());
             }
-            Change::TablesPath(path) => {
-                self.egtb_path = Some(path.clone());
-                notes.extend(self.hand_over());
-            }
             Change::EvalFile(name) => {
                 let (learned, note) = super::learned::load(name, &self.learned)?;
                 notes.push(note);
@@ -424,7 +420,7 @@ impl Session {
                 with_engine!(&mut self.engine, e => e.set_learned(learned));
             }
             Change::BookFile(name) => notes.push(self.load_book(name)?),
-            Change::SyzygyPath(text) => {
+            Change::TablesPath(text) => {
                 let none = text.trim().is_empty() || text.trim() == super::options::NO_PATH;
                 let path = (!none).then(|| PathBuf::from(text.trim()));
                 if self.variant().is_chess() {

@@ -283,7 +283,10 @@ impl Hub {
     /// stderr: stdout belongs to the protocol.
     fn load_pending_tables(&mut self, session: &mut Session) {
         if let Some(root) = self.pending_tables.take() {
-            for line in session.apply(Change::TablesPath(root)).unwrap_or_default() {
+            for line in session
+                .apply(Change::TablesPath(root.to_string_lossy().into_owned()))
+                .unwrap_or_default()
+            {
                 eprintln!("{line}");
             }
         }
@@ -364,7 +367,7 @@ impl Hub {
         // In Hub the parameter set last decides: `elo` plays at that Elo,
         // `level` at that skill level (20: full strength).
         // `egtb` replaces the tables of `--egtb`, loaded or not.
-        if matches!(change, Change::SyzygyPath(_)) {
+        if matches!(change, Change::TablesPath(_)) {
             self.pending_tables = None;
         }
         let strength = match change {

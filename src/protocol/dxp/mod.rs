@@ -192,7 +192,7 @@ pub fn run(options: &Options, tables: Option<PathBuf>) -> Result<(), String> {
         (None, Some(skill)) => changes.push(Change::Skill(skill)),
         (None, None) => {}
     }
-    changes.extend(tables.map(Change::TablesPath));
+    changes.extend(tables.map(|root| Change::TablesPath(root.to_string_lossy().into_owned())));
     changes.extend(options.eval_file.clone().map(Change::EvalFile));
     for change in changes {
         for note in session.apply(change)? {
