@@ -347,21 +347,26 @@ fn hub_search_uses_the_tables() {
     // The tables given as `--egtb` (messages on stderr; loaded at `init`,
     // or at the first `go` for a client that sends no `init`) or as the
     // Hub parameter `egtb` (messages on `error` lines: Hub has no other).
-    // A missing directory: a message, and the engine still plays.
+    // A missing directory: a message, and the engine still plays; set
+    // after tables were loaded, it is refused and the tables stay.
     let missing = format!("{root}/missing");
     let cases = [
-        (root, false, "init\n"),
-        (&missing, false, "init\n"),
-        (root, false, ""),
-        (root, true, "init\n"),
-        (&missing, true, "init\n"),
+        (root, false, "init\n", false),
+        (&missing, false, "init\n", false),
+        (root, false, "", false),
+        (root, true, "init\n", false),
+        (&missing, true, "init\n", false),
+        (root, true, "init\n", true),
     ];
-    for (egtb, by_param, init) in cases {
-        let (args, param) = if by_param {
+    for (egtb, by_param, init, then_missing) in cases {
+        let (args, mut param) = if by_param {
             (vec!["hub"], format!("set-param name=egtb value={egtb}\n"))
         } else {
             (vec!["hub", "--egtb", egtb], String::new())
         };
+        if then_missing {
+            param += &format!("set-param name=egtb value={missing}\n");
+        }
         let mut child = Command::new(env!("CARGO_BIN_EXE_crown"))
             .args(args)
             .stdin(Stdio::piped())
@@ -407,6 +412,12 @@ fn hub_search_uses_the_tables() {
         let out = child.wait_with_output().expect("exit");
         let err = if by_param { messages } else { String::from_utf8_lossy(&out.stderr).into() };
         let score = score.expect("a score");
+        if then_missing {
+            assert!(
+                err.contains(&format!("not a directory; keeping the tables of {root}")),
+                "{err}"
+            );
+        }
         if egtb.ends_with("missing") {
             assert!(err.contains("not a directory"), "{err}");
             assert!(score < crown::score::TABLE_WIN, "{score}");

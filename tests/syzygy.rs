@@ -251,8 +251,8 @@ fn uci_loads_reports_and_uses_the_tables() {
         .unwrap();
     let mut stdin = child.stdin.take().unwrap();
     let script = format!(
-        "uci\nsetoption name SyzygyPath value /no/such/dir\n\
-         setoption name SyzygyPath value {}\nsetoption name UCI_ShowWDL value true\n\
+        "uci\nsetoption name SyzygyPath value {}\n\
+         setoption name SyzygyPath value /no/such/dir\nsetoption name UCI_ShowWDL value true\n\
          position fen 8/8/8/4k3/3r4/8/8/1R2K3 w - - 0 1\ngo depth 8\n",
         tables_dir().display()
     );
@@ -269,8 +269,13 @@ fn uci_loads_reports_and_uses_the_tables() {
     stdin.write_all(b"quit\n").unwrap();
     child.wait().unwrap();
     assert!(text.contains("option name SyzygyPath type string default <empty>"), "{text}");
-    assert!(text.contains("info string Syzygy: cannot read directory /no/such/dir"), "{text}");
     assert!(text.contains("35 WDL and 35 DTZ tables, up to 4 pieces"), "{text}");
+    // A directory that does not exist is refused, and the tables stay.
+    let refused = format!(
+        "/no/such/dir is not a directory; keeping the tables of {}",
+        tables_dir().display()
+    );
+    assert!(text.contains(&refused), "{text}");
     // KRvKR, white to move: a table draw, shown as such, with probes counted.
     let last = text.lines().rfind(|l| l.starts_with("info depth 8 ")).unwrap();
     assert!(last.contains(" wdl 0 1000 0 "), "{last}");

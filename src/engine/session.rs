@@ -423,6 +423,20 @@ impl Session {
             Change::TablesPath(text) => {
                 let none = text.trim().is_empty() || text.trim() == super::options::NO_PATH;
                 let path = (!none).then(|| PathBuf::from(text.trim()));
+                // A path that names no directory is refused: the tables
+                // in use stay (a typo must not unload them).
+                if !none && !names_a_directory(text.trim(), self.variant().is_chess()) {
+                    let old =
+                        if self.variant().is_chess() { &self.syzygy_path } else { &self.egtb_path };
+                    let keeping = match old {
+                        Some(old) => format!("keeping the tables of {}", old.display()),
+                        None => "playing without tables".into(),
+                    };
+                    return Err(format!(
+                        "tables: {} is not a directory; {keeping}",
+                        cut(text.trim(), 100)
+                    ));
+                }
                 if self.variant().is_chess() {
                     self.syzygy_path = path;
                 } else {
@@ -646,6 +660,17 @@ fn build(
         let (engine, status) = Engine::<G>::new(G::start(variant), tt.clone(), signals.clone(), threads);
         (AnyEngine::from(engine), status)
     })
+}
+
+/// Whether `path` names a directory: for Syzygy (`chess`), a list of
+/// directories separated by `:` of which at least one exists; for draughts,
+/// the root of the per-variant directories.
+fn names_a_directory(path: &str, chess: bool) -> bool {
+    if chess {
+        path.split(':').map(str::trim).any(|dir| !dir.is_empty() && Path::new(dir).is_dir())
+    } else {
+        Path::new(path).is_dir()
+    }
 }
 
 /// The endgame tables of the engine's game under `root`, with messages.

@@ -283,21 +283,26 @@ impl Hub {
     /// stderr: stdout belongs to the protocol.
     fn load_pending_tables(&mut self, session: &mut Session) {
         if let Some(root) = self.pending_tables.take() {
-            for line in session
-                .apply(Change::TablesPath(root.to_string_lossy().into_owned()))
-                .unwrap_or_default()
-            {
-                eprintln!("{line}");
+            match session.apply(Change::TablesPath(root.to_string_lossy().into_owned())) {
+                Ok(lines) => lines.iter().for_each(|line| eprintln!("{line}")),
+                Err(e) => eprintln!("{e}"),
             }
         }
     }
 
-    fn apply(&self, session: &mut Session, change: Change) {
+    /// Applies `change`; false (with an `error` line) when it was refused.
+    fn apply(&self, session: &mut Session, change: Change) -> bool {
         match session.apply(change) {
             // Hub has no informational line: a clamp is reported as an
             // error message although the clamped value is used.
-            Ok(notes) => notes.iter().for_each(|n| self.error(&n.replace("UCI_Elo", "elo"))),
-            Err(e) => self.error(&e),
+            Ok(notes) => {
+                notes.iter().for_each(|n| self.error(&n.replace("UCI_Elo", "elo")));
+                true
+            }
+            Err(e) => {
+                self.error(&e);
+                false
+            }
         }
     }
 
@@ -348,7 +353,9 @@ impl Hub {
         if name.eq_ignore_ascii_case("variant") {
             let text = value.unwrap_or("");
             return match Variant::parse(text) {
-                Some(v) if !v.is_chess() => self.apply(session, Change::Variant(v)),
+                Some(v) if !v.is_chess() => {
+                    self.apply(session, Change::Variant(v));
+                }
                 _ => self.error(&format!("unknown variant '{}'", cut(text, 30))),
             };
         }
@@ -366,16 +373,17 @@ impl Hub {
         };
         // In Hub the parameter set last decides: `elo` plays at that Elo,
         // `level` at that skill level (20: full strength).
-        // `egtb` replaces the tables of `--egtb`, loaded or not.
-        if matches!(change, Change::TablesPath(_)) {
-            self.pending_tables = None;
-        }
+        // `egtb` replaces the tables of `--egtb`, loaded or not, unless
+        // it is refused (a directory that does not exist).
+        let tables = matches!(change, Change::TablesPath(_));
         let strength = match change {
             Change::Elo { .. } => Some(true),
             Change::Skill(_) => Some(false),
             _ => None,
         };
-        self.apply(session, change);
+        if self.apply(session, change) && tables {
+            self.pending_tables = None;
+        }
         if let Some(on) = strength {
             self.apply(session, Change::LimitStrength(on));
         }

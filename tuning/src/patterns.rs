@@ -303,4 +303,28 @@ mod tests {
         engine_evaluates_as_trainer::<TurkishRules>(8, 40);
         engine_evaluates_as_trainer::<AntidraughtsRules>(9, 20);
     }
+
+    /// `--start` takes a file of the variant trained and refuses another
+    /// variant's (same board, same size: only the header tells them apart)
+    /// and a damaged one.
+    #[test]
+    fn start_takes_only_the_variants_own_file() {
+        use crown::draughts::rules::{BrazilianRules, RussianRules};
+        let weights: Vec<(i32, i32)> = (0..feature_count(Variant::Russian).unwrap())
+            .map(|i| ((i % 97) as i32 - 48, (i % 89) as i32 - 44))
+            .collect();
+        let bytes = Patterns::new(Variant::Russian, &weights).unwrap().to_bytes();
+        let path = std::env::temp_dir().join(format!("crown-start-{}.cdp", std::process::id()));
+        std::fs::write(&path, &bytes).unwrap();
+        assert_eq!(start_weights::<RussianRules>(Some(&path)).unwrap(), weights);
+        let err = start_weights::<BrazilianRules>(Some(&path)).unwrap_err();
+        assert!(err.contains("russian patterns, not brazilian"), "{err}");
+        std::fs::write(&path, &bytes[..bytes.len() - 1]).unwrap();
+        assert!(start_weights::<RussianRules>(Some(&path)).is_err());
+        let _ = std::fs::remove_file(&path);
+        // Without a file: the hand-set terms, then zero for every pattern.
+        let fresh = start_weights::<RussianRules>(None).unwrap();
+        assert_eq!(fresh.len(), weights.len());
+        assert!(fresh[fresh.len() - 100..].iter().all(|&w| w == (0, 0)));
+    }
 }
