@@ -155,6 +155,7 @@ fn config(engines: Vec<EngineConfig>, rounds: u32) -> MatchConfig {
         hang_timeout: Duration::from_secs(30),
         sprt: None,
         pgn_out: None,
+        resume: false,
         log: None,
         rating_interval: 0,
         event: "toy".into(),
@@ -204,6 +205,46 @@ fn healthy_match_writes_pdn_log_and_pairs() {
     assert!(pdn.contains("{book}") && pdn.contains("[GameType \"30\"]"), "{pdn}");
     let log = std::fs::read_to_string(c.log.as_ref().unwrap()).unwrap();
     assert!(log.contains("A > uci") && log.contains("B < bestmove"), "{log}");
+}
+
+#[test]
+fn a_stopped_match_resumes_from_its_file() {
+    let engines =
+        || vec![engine("A", "toy_engine.sh", depth1()), engine("B", "toy_engine.sh", depth1())];
+    let path = temp("resume.pdn");
+    // Two of three rounds, then a stop that cut the fifth game off.
+    let mut c = config(engines(), 2);
+    c.pgn_out = Some(path.clone());
+    let first = run::<Toy>(&c, &mut Vec::new()).unwrap();
+    assert_eq!(first.games, 4);
+    let whole = std::fs::read_to_string(&path).unwrap();
+    let fifth = whole.split("[Event").nth(1).unwrap();
+    std::fs::write(&path, format!("{whole}[Event{}", &fifth[..fifth.len() / 2])).unwrap();
+    c.rounds = 3;
+    c.resume = true;
+    let mut out = Vec::new();
+    let resumed = run::<Toy>(&c, &mut out).unwrap();
+    let text = String::from_utf8(out).unwrap();
+    assert!(text.contains("Resumed: 4 games from the file count again, 2 to play"), "{text}");
+    assert_eq!(resumed.games, 6, "{text}");
+    // The file: the four games as they were, then the last two, whole.
+    let file = std::fs::read_to_string(&path).unwrap();
+    assert!(file.starts_with(&whole));
+    assert_eq!(file.matches("[Result \"").count(), 6);
+    assert!(file.ends_with("\n\n"));
+    assert!(file.matches("[Round \"3\"]").count() == 2, "{file}");
+    // Every game played: resuming again plays nothing.
+    let again = run::<Toy>(&c, &mut Vec::new()).unwrap();
+    assert_eq!(again.games, 6);
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), file);
+    // Another match's file (other openings) is refused and left alone.
+    c.seed = 8;
+    let err = run::<Toy>(&c, &mut Vec::new()).unwrap_err();
+    assert!(err.contains("cannot resume") && err.contains("opening"), "{err}");
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), file);
+    // No file to go on from: --resume without --pgnout is refused.
+    c.pgn_out = None;
+    assert!(run::<Toy>(&c, &mut Vec::new()).unwrap_err().contains("--pgnout"));
 }
 
 fn broken_case(script: &str, limits: Limits, reason: &str, termination: &str) {

@@ -44,6 +44,9 @@ or DamExchange)
   --maxmoves N         --timemargin MS (default 0)   --hangtimeout S (default 60)
   --sprt elo0=0 elo1=5 alpha=0.05 beta=0.05 [model=normalized|logistic]
   --pgnout FILE        --log FILE (protocol traffic and engines' stderr)
+  --resume             go on with a stopped match: the games of --pgnout FILE
+                       count again (statistics, SPRT) and the rest is played
+                       and appended (same command otherwise)
   --ratinginterval N   (default 10)   --event NAME
 ";
 
@@ -103,6 +106,8 @@ struct Args {
     sprt: Option<Vec<String>>,
     #[arg(long)]
     pgnout: Option<String>,
+    #[arg(long)]
+    resume: bool,
     #[arg(long)]
     log: Option<String>,
     #[arg(long)]
@@ -240,6 +245,7 @@ pub fn parse(args: &[String]) -> Result<Option<MatchConfig>, String> {
         hang_timeout,
         sprt: a.sprt.as_deref().map(Sprt::parse).transpose()?,
         pgn_out: a.pgnout.as_ref().map(file_value),
+        resume: a.resume,
         log: a.log.as_ref().map(file_value),
         rating_interval: a.ratinginterval.unwrap_or(10),
         event: a.event.map_or_else(|| "crown match".to_string(), |words| words.join(" ")),
@@ -300,7 +306,7 @@ mod tests {
             "--engine name=a cmd=/bin/a option.Hash=16 -engine cmd=/x/b tc=1+0.01 --each tc=10+0.1 option.Threads=1 \
              --games 2 --rounds 50 --repeat --concurrency 2 --openings file=o.epd order=random plies=4 \
              --draw movenumber=40 movecount=8 score=10 --resign movecount=3 score=600 --maxmoves 200 \
-             --sprt elo0=0 elo1=5 --pgnout file=out.pgn --log t.log --timemargin 50 --variant chess960",
+             --sprt elo0=0 elo1=5 --pgnout file=out.pgn --resume --log t.log --timemargin 50 --variant chess960",
         ))
         .unwrap()
         .unwrap();
@@ -314,6 +320,7 @@ mod tests {
         assert_eq!(c.variant, Variant::Chess960);
         assert_eq!(c.openings.as_ref().unwrap().format, "epd");
         assert_eq!(c.pgn_out.as_deref(), Some("out.pgn"));
+        assert!(c.resume);
         assert_eq!(c.time_margin, Duration::from_millis(50));
         assert!(
             c.sprt.is_some()

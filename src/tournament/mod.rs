@@ -15,6 +15,7 @@
 //! | `engine.rs`, `uci.rs`, `hub.rs`, `dxp.rs`, `process.rs` | talking to engines |
 //! | `clock.rs`, `adjudication.rs`, `openings.rs` | game conditions |
 //! | `pgn.rs` | game records (SAN from `chess::san`) |
+//! | `resume.rs` | going on with a stopped match from its game file (`--resume`) |
 //! | `report.rs`, `stats.rs`, `sprt.rs` | results and statistics |
 //! | `genfens.rs` | OpenBench's `genfens` request (opening FENs for distributed data generation) |
 //! | `progress.rs` | the progress bar on a terminal |
@@ -32,6 +33,7 @@ pub mod play;
 pub mod process;
 pub mod progress;
 pub mod report;
+pub mod resume;
 pub mod runner;
 pub mod sprt;
 pub mod stats;

@@ -23,6 +23,7 @@ use super::play::{play_game, tc_text, GameSettings, Played};
 use super::process::TrafficLog;
 use super::progress::Progress;
 use super::report::Report;
+use super::resume::{self, Resumed};
 use super::sprt::{Decision, Sprt};
 use crate::game::{Game, Variant};
 use std::fs::File;
@@ -79,6 +80,8 @@ pub struct MatchConfig {
     pub sprt: Option<Sprt>,
     /// PGN/PDN output file.
     pub pgn_out: Option<String>,
+    /// Go on from the games already in `pgn_out` (see `resume.rs`).
+    pub resume: bool,
     /// Protocol traffic and stderr log file.
     pub log: Option<String>,
     /// Print the detailed block every this many games (0: only at the end).
@@ -210,6 +213,59 @@ fn opening_for<G: HubText>(
     }
 }
 
+/// The game file (`--pgnout`), created, or with `--resume` opened for
+/// appending after its complete games, which are returned to count again.
+fn open_games_file<G: HubText>(
+    config: &MatchConfig,
+    jobs: &[Job],
+    book: &[Opening<G>],
+    names: &[String],
+) -> Result<(Option<File>, Vec<Resumed>), String> {
+    let Some(path) = &config.pgn_out else {
+        if config.resume {
+            return Err("--resume needs --pgnout FILE (the games to go on from)".into());
+        }
+        return Ok((None, Vec::new()));
+    };
+    let existing = match std::fs::read(path) {
+        Ok(bytes) if config.resume => Some(bytes),
+        Err(e) if config.resume && e.kind() != std::io::ErrorKind::NotFound => {
+            return Err(format!("cannot read '{path}': {e}"))
+        }
+        _ => None,
+    };
+    let Some(bytes) = existing else {
+        let file = File::create(path).map_err(|e| format!("cannot create '{path}': {e}"))?;
+        return Ok((Some(file), Vec::new()));
+    };
+    let text = String::from_utf8(bytes).map_err(|_| format!("'{path}' is not UTF-8 text"))?;
+    let opening_of = |job: &Job| {
+        let Ok(opening) = opening_for::<G>(config, book, job.opening) else {
+            return (None, Vec::new());
+        };
+        let mut pos = opening.start.clone();
+        let mut moves = Vec::new();
+        for &mv in &opening.moves {
+            moves.push(crate::chess::san::san(&pos, mv));
+            pos.play(mv);
+        }
+        ((!opening.standard_start).then(|| opening.start.to_fen()), moves)
+    };
+    let found = resume::read(&text, jobs, names, opening_of)
+        .map_err(|e| format!("cannot resume from '{path}': {e}"))?;
+    // Drop a game the stop cut off, then append after the rest.
+    let file = std::fs::OpenOptions::new()
+        .write(true)
+        .open(path)
+        .and_then(|mut f| {
+            f.set_len(found.keep as u64)?;
+            std::io::Seek::seek(&mut f, std::io::SeekFrom::End(0))?;
+            Ok(f)
+        })
+        .map_err(|e| format!("cannot append to '{path}': {e}"))?;
+    Ok((Some(file), found.games))
+}
+
 /// What a match ended with.
 #[derive(Clone, Debug, PartialEq)]
 pub struct MatchSummary {
@@ -269,11 +325,9 @@ pub fn run_shown<G: HubText>(
         }
         None => TrafficLog::default(),
     };
-    let mut pgn = match &config.pgn_out {
-        Some(path) => Some(File::create(path).map_err(|e| format!("cannot create '{path}': {e}"))?),
-        None => None,
-    };
     let jobs = schedule(config);
+    let names: Vec<String> = config.engines.iter().map(|e| e.name.clone()).collect();
+    let (mut pgn, resumed) = open_games_file::<G>(config, &jobs, &book, &names)?;
     let settings = GameSettings {
         variant: config.variant,
         adjudication: config.adjudication,
@@ -281,10 +335,18 @@ pub fn run_shown<G: HubText>(
         hang_timeout: config.hang_timeout,
         log,
     };
-    let names: Vec<String> = config.engines.iter().map(|e| e.name.clone()).collect();
     let mut report = Report::new(names.clone(), config.sprt);
+    let mut done = vec![false; jobs.len()];
+    for r in &resumed {
+        let job = &jobs[r.job];
+        report.add(job.white, job.black, r.result, r.termination, job.pair);
+        done[r.job] = true;
+    }
+    let todo: Vec<Job> = jobs.iter().zip(&done).filter(|(_, &d)| !d).map(|(j, _)| *j).collect();
     let next = AtomicUsize::new(0);
-    let stop = AtomicBool::new(false);
+    // The games of the file may already have decided the SPRT.
+    let decided = matches!(report.sprt_decision(), Some(Decision::H0 | Decision::H1));
+    let stop = AtomicBool::new(decided);
     // Lazily built rule tables (chess magics) are initialised here, before
     // the measurement starts: the figure reported is the per-move cost.
     let mut warm = G::MoveList::default();
@@ -301,11 +363,23 @@ pub fn run_shown<G: HubText>(
         config.engines.len(),
         config.concurrency
     );
+    if config.resume {
+        let _ = writeln!(
+            out,
+            "Resumed: {} games from the file count again, {} to play{}",
+            resumed.len(),
+            todo.len(),
+            if decided { "; the SPRT is already decided" } else { "" }
+        );
+        if !resumed.is_empty() {
+            let _ = write!(out, "{}", report.all_blocks(&ctx));
+        }
+    }
     let progress = Progress::new(jobs.len() as u64, bar);
     std::thread::scope(|scope| {
-        for worker in 0..config.concurrency.max(1).min(jobs.len().max(1)) {
+        for worker in 0..config.concurrency.max(1).min(todo.len().max(1)) {
             let tx = tx.clone();
-            let (jobs, next, stop, settings, book) = (&jobs, &next, &stop, &settings, &book);
+            let (jobs, next, stop, settings, book) = (&todo, &next, &stop, &settings, &book);
             let builder = std::thread::Builder::new().name(format!("match-worker-{worker}"));
             let spawned = builder.spawn_scoped(scope, move || {
                 let mut players: Vec<Option<Player>> =
