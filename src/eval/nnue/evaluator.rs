@@ -51,7 +51,7 @@ impl NetworkEvaluator {
     fn network_score(net: &Network, cache: &mut Cache, pos: &Position) -> Score {
         let acc = cache.get(net, &Boards::of(pos));
         let us = pos.side_to_move();
-        net.output(acc.perspective(us), acc.perspective(us.flip()))
+        net.output(acc.perspective(us), acc.perspective(us.flip()), pos.occupancy().count())
     }
 }
 
@@ -112,8 +112,19 @@ pub(crate) mod tests {
     use crate::eval::nnue::network::{Activation, Parts, INPUTS};
     use crate::game::{random_playout, Variant};
 
-    /// A network of random weights (deterministic for `seed`).
+    /// A network of random weights (deterministic for `seed`), one output
+    /// bucket.
     pub(crate) fn random_network(hidden: usize, activation: Activation, seed: u64) -> Network {
+        random_network_with(hidden, 1, activation, seed)
+    }
+
+    /// A network of random weights with `buckets` output buckets.
+    pub(crate) fn random_network_with(
+        hidden: usize,
+        buckets: usize,
+        activation: Activation,
+        seed: u64,
+    ) -> Network {
         let mut s = seed | 1;
         let mut noise = |range: i64| {
             s ^= s << 13;
@@ -124,13 +135,14 @@ pub(crate) mod tests {
         let parts = Parts {
             activation,
             hidden,
+            buckets,
             qa: 181,
             qb: 64,
             scale: 400,
             feature_weights: (0..INPUTS * hidden).map(|_| noise(300)).collect(),
             feature_bias: (0..hidden).map(|_| noise(100)).collect(),
-            output_weights: (0..2 * hidden).map(|_| noise(120)).collect(),
-            output_bias: i32::from(noise(1000)),
+            output_weights: (0..2 * hidden * buckets).map(|_| noise(120)).collect(),
+            output_bias: (0..buckets).map(|_| i32::from(noise(1000))).collect(),
         };
         Network::new(parts).expect("random weights are in range")
     }
@@ -165,7 +177,11 @@ pub(crate) mod tests {
         let mut fresh = Accumulator::default();
         fresh.refresh(net, &Boards::of(pos));
         let us = pos.side_to_move();
-        assert_eq!(incremental, net.output(fresh.perspective(us), fresh.perspective(us.flip())));
+        let pieces = pos.occupancy().count();
+        assert_eq!(
+            incremental,
+            net.output(fresh.perspective(us), fresh.perspective(us.flip()), pieces)
+        );
         assert_eq!(eval.cache.get(net, &Boards::of(pos)), &fresh);
     }
 
@@ -174,7 +190,7 @@ pub(crate) mod tests {
         // Every position of random games (standard and Chess960), and every
         // child of each: the children are the search's siblings, and cover
         // castling, en passant and promotion wherever they are legal.
-        let net = Arc::new(random_network(32, Activation::SquaredClipped, 7));
+        let net = Arc::new(random_network_with(32, 8, Activation::SquaredClipped, 7));
         let mut eval = NetworkEvaluator::new(Some(Arc::clone(&net)));
         let (mut castles, mut en_passant, mut promotions, mut castles960) = (0, 0, 0, 0);
         for pos in positions() {
@@ -204,7 +220,7 @@ pub(crate) mod tests {
     fn the_network_is_colour_symmetric() {
         // The same position with colours swapped and the board mirrored
         // scores the same for the side to move.
-        let net = Arc::new(random_network(32, Activation::Clipped, 3));
+        let net = Arc::new(random_network_with(32, 4, Activation::Clipped, 3));
         let mut eval = NetworkEvaluator::new(Some(net));
         let a = Position::from_fen(
             "r3k2r/pp1n1ppp/2p5/8/3P4/2N2Q2/PPP2PPP/R3K2R w KQkq - 0 1",

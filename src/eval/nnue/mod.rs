@@ -84,5 +84,40 @@ mod tests {
         let mut shape = good;
         shape[14] ^= 0x01;
         assert!(Network::from_bytes(&shape).is_err());
+        // A version-1 file has no buckets: its byte 11 must be 0.
+        let mut reserved = net.to_bytes();
+        reserved[11] = 4;
+        assert!(matches!(Network::from_bytes(&reserved), Err(NetError::Shape(_))));
+    }
+
+    #[test]
+    fn nets_with_output_buckets_round_trip_and_choose_by_pieces() {
+        use network::bucket;
+        // 8 buckets: 2-5, 6-9, ..., 26-29, 30-32 pieces.
+        let firsts: Vec<u32> =
+            (2..=32).filter(|&n| n == 2 || bucket(n, 8) != bucket(n - 1, 8)).collect();
+        assert_eq!(firsts, [2, 6, 10, 14, 18, 22, 26, 30]);
+        assert!((2..=32).all(|n| bucket(n, 1) == 0 && bucket(n, 16) < 16));
+        let net = evaluator::tests::random_network_with(32, 8, network::Activation::Clipped, 9);
+        let bytes = net.to_bytes();
+        assert_eq!(u16::from_le_bytes([bytes[8], bytes[9]]), network::VERSION);
+        assert_eq!(bytes[11], 8);
+        let back = Network::from_bytes(&bytes).unwrap();
+        assert_eq!(back.buckets(), 8);
+        assert_eq!(back.to_bytes(), bytes);
+        // Each bucket has its own output weights: the same accumulators
+        // give different outputs with different piece counts.
+        let acc = vec![90i16; 32];
+        let outputs: std::collections::BTreeSet<i32> =
+            [2, 6, 10, 14, 18, 22, 26, 30].map(|n| back.output(&acc, &acc, n)).into();
+        assert_eq!(outputs.len(), 8);
+        for bad in [0u8, 17] {
+            let mut b = bytes.clone();
+            b[11] = bad;
+            assert!(matches!(Network::from_bytes(&b), Err(NetError::Shape(_))), "{bad}");
+        }
+        // One bucket is written as version 1, as older builds read it.
+        let one = evaluator::tests::random_network(32, network::Activation::Clipped, 9).to_bytes();
+        assert_eq!((one[8], one[11]), (1, 0));
     }
 }

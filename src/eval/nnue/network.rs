@@ -2,7 +2,9 @@
 //! keeps a bad file out) and the output layer.
 //!
 //! # Architecture
-//! A perspective network `(768 -> H) x 2 -> 1`. Each side sees the board
+//! A perspective network `(768 -> H) x 2 -> 1`, with `B` output buckets: the
+//! output layer has one set of weights per bucket, and the number of pieces
+//! on the board chooses it ([`bucket`]). Each side sees the board
 //! from its own point of view: feature `f = them * 384 + kind * 64 + square`
 //! where `them` is 1 for the other side's pieces and `square` is flipped
 //! vertically (`^ 56`) for Black ([`feature`]). Both perspectives share the
@@ -13,16 +15,16 @@
 //! | bytes | field |
 //! |---|---|
 //! | 0..8 | magic `CRWNNUE\0` |
-//! | 8..10 | version: u16 = 1 |
+//! | 8..10 | version: u16 = 1 (one output bucket) or 2 |
 //! | 10 | activation: u8 (0 clipped ReLU, 1 squared clipped ReLU) |
-//! | 11 | reserved: u8 = 0 |
+//! | 11 | output buckets B: u8, 1 to 16 (version 1: 0, meaning 1) |
 //! | 12..14 | inputs: u16 = 768 |
 //! | 14..16 | hidden size H: u16, a multiple of 16, at most 4096 |
 //! | 16..18 | QA: u16, the accumulator's unit (a float 1.0 is QA) |
 //! | 18..20 | QB: u16, the output weights' unit |
 //! | 20..22 | SCALE: u16, centipawns per unit of the float output |
 //! | 22..24 | reserved: u16 = 0 |
-//! | 24.. | feature weights `[768][H]` i16, feature bias `[H]` i16, output weights `[2][H]` i16, output bias i32 (unit QA * QB) |
+//! | 24.. | feature weights `[768][H]` i16, feature bias `[H]` i16, output weights `[B][2][H]` i16, output biases `[B]` i32 (unit QA * QB) |
 //! | last 4 | FNV-1a (32-bit) of every byte before it |
 //!
 //! # Invariants checked on load
@@ -33,8 +35,9 @@
 //! else changes.
 //!
 //! # Output
-//! Clipped ReLU: `v = clamp(acc, 0, QA)`, `out = (sum(v * w) + bias) * SCALE
-//! / (QA * QB)`. Squared clipped ReLU: `out = (sum(v * v * w) / QA + bias) *
+//! With `w` and `bias` those of the board's bucket: clipped ReLU:
+//! `v = clamp(acc, 0, QA)`, `out = (sum(v * w) + bias) * SCALE / (QA * QB)`.
+//! Squared clipped ReLU: `out = (sum(v * v * w) / QA + bias) *
 //! SCALE / (QA * QB)`, the same as the trainer's float `sum(clamp(x,0,1)^2 *
 //! w) + b` up to quantisation.
 
@@ -49,12 +52,23 @@ pub const INPUTS: usize = 768;
 pub const HEADER: usize = 24;
 /// The magic bytes a net file starts with.
 pub const MAGIC: [u8; 8] = *b"CRWNNUE\0";
-/// The format version this code reads and writes.
-pub const VERSION: u16 = 1;
+/// The newest format version this code reads and writes (a net with one
+/// output bucket is written as version 1, which older builds read).
+pub const VERSION: u16 = 2;
+/// Most output buckets.
+pub const MAX_BUCKETS: usize = 16;
 /// Largest hidden size accepted.
 pub const MAX_HIDDEN: usize = 4096;
 /// Most features active at once (32 pieces on a legal board).
 pub const MAX_ACTIVE: i64 = 32;
+
+/// The output bucket of a board with `pieces` pieces (kings included, 2 to
+/// 32) in a net of `buckets` buckets: the range 2..=32 cut into equal
+/// parts, so 8 buckets take 2-5, 6-9, ..., 30-32 pieces.
+#[inline]
+pub fn bucket(pieces: u32, buckets: usize) -> usize {
+    (pieces.saturating_sub(2) as usize * buckets / 31).min(buckets - 1)
+}
 
 /// The hidden layer's activation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -150,6 +164,8 @@ pub struct Parts {
     pub activation: Activation,
     /// Hidden size H.
     pub hidden: usize,
+    /// Output buckets B.
+    pub buckets: usize,
     /// The accumulator's unit.
     pub qa: u16,
     /// The output weights' unit.
@@ -160,10 +176,10 @@ pub struct Parts {
     pub feature_weights: Vec<i16>,
     /// `[H]`.
     pub feature_bias: Vec<i16>,
-    /// `[2][H]`: side to move first.
+    /// `[B][2][H]`: per bucket, side to move first.
     pub output_weights: Vec<i16>,
-    /// Output bias in units of QA * QB.
-    pub output_bias: i32,
+    /// `[B]`: output biases in units of QA * QB.
+    pub output_bias: Vec<i32>,
 }
 
 /// A loaded, checked network.
@@ -187,12 +203,17 @@ impl Network {
                 "hidden size must be a positive multiple of 16, at most 4096",
             ));
         }
+        let b = parts.buckets;
+        if b == 0 || b > MAX_BUCKETS {
+            return Err(NetError::Shape("output buckets must be 1 to 16"));
+        }
         if parts.qa == 0 || parts.qb == 0 || parts.scale == 0 {
             return Err(NetError::Shape("QA, QB and SCALE must be positive"));
         }
         if parts.feature_weights.len() != INPUTS * h
             || parts.feature_bias.len() != h
-            || parts.output_weights.len() != 2 * h
+            || parts.output_weights.len() != 2 * h * b
+            || parts.output_bias.len() != b
         {
             return Err(NetError::Shape("weight arrays do not match the hidden size"));
         }
@@ -220,9 +241,11 @@ impl Network {
                 return Err(NetError::Range("QA * output weight overflows i16"));
             }
         }
-        let bound: i64 = parts.output_weights.iter().map(|&w| i64::from(w).abs() * per_unit).sum();
-        if bound > i64::from(i32::MAX) {
-            return Err(NetError::Range("the output sum could overflow i32"));
+        for (weights, &bias) in parts.output_weights.chunks(2 * h).zip(&parts.output_bias) {
+            let bound: i64 = weights.iter().map(|&w| i64::from(w).abs() * per_unit).sum();
+            if bound + i64::from(bias).abs() > i64::from(i32::MAX) {
+                return Err(NetError::Range("the output sum could overflow i32"));
+            }
         }
         Ok(Network { parts, kernel: Kernel::detect() })
     }
@@ -236,9 +259,17 @@ impl Network {
             return Err(NetError::Size { expected: HEADER, found: bytes.len() });
         }
         let version = u16_at(bytes, 8);
-        if version != VERSION {
+        if version != 1 && version != VERSION {
             return Err(NetError::Version(version));
         }
+        let b = match (version, bytes[11]) {
+            (1, 0) => 1,
+            (1, _) => return Err(NetError::Shape("reserved byte 11 must be 0 in version 1")),
+            (_, b) if b == 0 || usize::from(b) > MAX_BUCKETS => {
+                return Err(NetError::Shape("output buckets must be 1 to 16"))
+            }
+            (_, b) => usize::from(b),
+        };
         let activation =
             Activation::from_code(bytes[10]).ok_or(NetError::Shape("unknown activation"))?;
         if usize::from(u16_at(bytes, 12)) != INPUTS {
@@ -250,7 +281,7 @@ impl Network {
                 "hidden size must be a positive multiple of 16, at most 4096",
             ));
         }
-        let expected = HEADER + 2 * (INPUTS * h + h + 2 * h) + 4 + 4;
+        let expected = HEADER + 2 * (INPUTS * h + h + 2 * h * b) + 4 * b + 4;
         if bytes.len() != expected {
             return Err(NetError::Size { expected, found: bytes.len() });
         }
@@ -269,11 +300,15 @@ impl Network {
         };
         let feature_weights = take(INPUTS * h);
         let feature_bias = take(h);
-        let output_weights = take(2 * h);
-        let output_bias = i32::from_le_bytes([body[at], body[at + 1], body[at + 2], body[at + 3]]);
+        let output_weights = take(2 * h * b);
+        let output_bias = body[at..at + 4 * b]
+            .chunks_exact(4)
+            .map(|c| i32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+            .collect();
         Network::new(Parts {
             activation,
             hidden: h,
+            buckets: b,
             qa: u16_at(bytes, 16),
             qb: u16_at(bytes, 18),
             scale: u16_at(bytes, 20),
@@ -287,18 +322,22 @@ impl Network {
     /// The net file of this network (what [`Network::from_bytes`] reads).
     pub fn to_bytes(&self) -> Vec<u8> {
         let p = &self.parts;
-        let mut out = Vec::with_capacity(HEADER + 2 * (INPUTS + 3) * p.hidden + 8);
+        let mut out = Vec::with_capacity(HEADER + 2 * (INPUTS + 1 + 2 * p.buckets) * p.hidden + 64);
         out.extend_from_slice(&MAGIC);
-        out.extend_from_slice(&VERSION.to_le_bytes());
+        let (version, buckets) =
+            if p.buckets == 1 { (1u16, 0) } else { (VERSION, p.buckets as u8) };
+        out.extend_from_slice(&version.to_le_bytes());
         out.push(p.activation.code());
-        out.push(0);
+        out.push(buckets);
         for v in [INPUTS as u16, p.hidden as u16, p.qa, p.qb, p.scale, 0] {
             out.extend_from_slice(&v.to_le_bytes());
         }
         for w in p.feature_weights.iter().chain(&p.feature_bias).chain(&p.output_weights) {
             out.extend_from_slice(&w.to_le_bytes());
         }
-        out.extend_from_slice(&p.output_bias.to_le_bytes());
+        for b in &p.output_bias {
+            out.extend_from_slice(&b.to_le_bytes());
+        }
         let sum = fnv1a(&out);
         out.extend_from_slice(&sum.to_le_bytes());
         out
@@ -334,13 +373,21 @@ impl Network {
         &self.parts.feature_weights[f * h..(f + 1) * h]
     }
 
-    /// The output in centipawns for the side to move, whose accumulator is
-    /// `us` (the other side's `them`), both of length H.
+    /// Output buckets B.
     #[inline]
-    pub fn output(&self, us: &[i16], them: &[i16]) -> i32 {
+    pub fn buckets(&self) -> usize {
+        self.parts.buckets
+    }
+
+    /// The output in centipawns for the side to move, whose accumulator is
+    /// `us` (the other side's `them`), both of length H, on a board of
+    /// `pieces` pieces.
+    #[inline]
+    pub fn output(&self, us: &[i16], them: &[i16], pieces: u32) -> i32 {
         let p = &self.parts;
         let h = p.hidden;
-        let (w_us, w_them) = p.output_weights.split_at(h);
+        let b = bucket(pieces, p.buckets);
+        let (w_us, w_them) = p.output_weights[2 * h * b..2 * h * (b + 1)].split_at(h);
         let qa = p.qa as i16;
         let sum = match p.activation {
             Activation::Clipped => {
@@ -353,6 +400,6 @@ impl Network {
             }
         };
         let (qa, qb) = (i64::from(p.qa), i64::from(p.qb));
-        ((i64::from(sum) + i64::from(p.output_bias)) * i64::from(p.scale) / (qa * qb)) as i32
+        ((i64::from(sum) + i64::from(p.output_bias[b])) * i64::from(p.scale) / (qa * qb)) as i32
     }
 }

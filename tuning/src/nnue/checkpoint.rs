@@ -2,19 +2,19 @@
 //! loss history, written after every epoch so training can resume exactly
 //! where it stopped.
 //!
-//! Layout (little-endian): magic `CRWCKPT\0`, version u32 = 1, hidden u32,
-//! activation u8, epoch u32 (epochs done), step u64 (optimiser steps),
+//! Layout (little-endian): magic `CRWCKPT\0`, version u32 = 2, hidden u32,
+//! activation u8, output buckets u32 (absent in version 1: one), epoch u32 (epochs done), step u64 (optimiser steps),
 //! history length u32 and `(training, validation)` f64 pairs, parameter
 //! count u64, then the parameters, the first and the second moments as f32,
 //! and an FNV-1a checksum (u32) of everything before it. A file that does
 //! not parse or check is refused; nothing is half-loaded.
 
-use crate::nnue::model::Model;
-use crown::eval::nnue::network::{fnv1a, Activation, INPUTS};
+use crate::nnue::model::{parameter_count, Model};
+use crown::eval::nnue::network::{fnv1a, Activation, MAX_BUCKETS};
 use std::path::Path;
 
 const MAGIC: [u8; 8] = *b"CRWCKPT\0";
-const VERSION: u32 = 1;
+const VERSION: u32 = 2;
 
 /// Everything training needs to go on.
 #[derive(Clone, Debug, PartialEq)]
@@ -54,6 +54,7 @@ impl Checkpoint {
         out.extend_from_slice(&VERSION.to_le_bytes());
         out.extend_from_slice(&(self.model.hidden as u32).to_le_bytes());
         out.push(self.model.activation.code());
+        out.extend_from_slice(&(self.model.buckets as u32).to_le_bytes());
         out.extend_from_slice(&(self.epoch as u32).to_le_bytes());
         out.extend_from_slice(&self.step.to_le_bytes());
         out.extend_from_slice(&(self.history.len() as u32).to_le_bytes());
@@ -88,12 +89,17 @@ impl Checkpoint {
         };
         let u32_of = |b: &[u8]| u32::from_le_bytes([b[0], b[1], b[2], b[3]]);
         let u64_of = |b: &[u8]| u64::from_le_bytes(b.try_into().unwrap_or([0; 8]));
-        if u32_of(take(4)?) != VERSION {
+        let version = u32_of(take(4)?);
+        if version != 1 && version != VERSION {
             return Err(bad("unknown version"));
         }
         let hidden = u32_of(take(4)?) as usize;
         let activation =
             Activation::from_code(take(1)?[0]).ok_or_else(|| bad("unknown activation"))?;
+        let buckets = if version == 1 { 1 } else { u32_of(take(4)?) as usize };
+        if buckets == 0 || buckets > MAX_BUCKETS {
+            return Err(bad("output buckets out of range"));
+        }
         let epoch = u32_of(take(4)?) as usize;
         let step = u64_of(take(8)?);
         let count = u32_of(take(4)?) as usize;
@@ -104,8 +110,8 @@ impl Checkpoint {
             history.push((t, v));
         }
         let n = u64_of(take(8)?) as usize;
-        if hidden == 0 || n != (INPUTS + 3) * hidden + 1 {
-            return Err(bad("parameter count does not match the hidden size"));
+        if hidden == 0 || n != parameter_count(hidden, buckets) {
+            return Err(bad("parameter count does not match the hidden size and buckets"));
         }
         let mut floats = |n: usize| -> Result<Vec<f32>, String> {
             Ok(take(4 * n)?
@@ -119,7 +125,8 @@ impl Checkpoint {
         if at != body.len() {
             return Err(bad("trailing bytes"));
         }
-        Ok(Checkpoint { model: Model { hidden, activation, params }, m, v, epoch, step, history })
+        let model = Model { hidden, activation, buckets, params };
+        Ok(Checkpoint { model, m, v, epoch, step, history })
     }
 
     /// Writes the checkpoint to `path` (through a temporary file, so a
@@ -145,7 +152,7 @@ mod tests {
 
     #[test]
     fn checkpoints_round_trip_and_refuse_damage() {
-        let mut c = Checkpoint::start(Model::new(16, Activation::SquaredClipped, 9));
+        let mut c = Checkpoint::start(Model::new(16, 4, Activation::SquaredClipped, 9));
         c.epoch = 3;
         c.step = 77;
         c.history = vec![(0.1, 0.2), (0.05, f64::NAN)];

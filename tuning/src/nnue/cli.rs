@@ -21,12 +21,21 @@ pub struct Args {
     /// Copy the last epoch's net here (e.g. src/eval/nnue/default.nnue).
     #[arg(long)]
     pub export: Option<PathBuf>,
-    /// Resume from this checkpoint (its hidden size and activation win).
+    /// Resume from this checkpoint (its hidden size, buckets and
+    /// activation win).
     #[arg(long)]
     pub resume: Option<PathBuf>,
+    /// Start from this net (`.nnue`, e.g. the embedded one): its hidden
+    /// size and activation win, and a net with one output bucket starts
+    /// each of `--buckets`. A fresh optimiser state.
+    #[arg(long, conflicts_with = "resume")]
+    pub init: Option<PathBuf>,
     /// Hidden size H (a multiple of 16).
     #[arg(long, default_value_t = 256)]
     pub hidden: usize,
+    /// Output buckets, chosen by the number of pieces (1 to 16).
+    #[arg(long, default_value_t = 1)]
+    pub buckets: usize,
     /// Hidden activation: screlu (squared clipped ReLU) or crelu.
     #[arg(long, default_value = "screlu")]
     pub activation: String,
@@ -60,7 +69,8 @@ pub struct Args {
     /// Centipawns per unit of the sigmoid's argument.
     #[arg(long, default_value_t = 400.0)]
     pub scale: f64,
-    /// Share of the data (its end: whole games) held out for validation.
+    /// Share of each data file (its end: whole games) held out for
+    /// validation.
     #[arg(long, default_value_t = 0.05)]
     pub validation: f64,
     /// Threads (0: all cores).
@@ -96,30 +106,48 @@ pub fn run(a: Args) -> Result<(), String> {
             "--lr, --scale and --batch must be positive, --hidden a multiple of 16".to_string()
         );
     }
+    if !(1..=crown::eval::nnue::network::MAX_BUCKETS).contains(&a.buckets) {
+        return Err("--buckets must be 1 to 16".to_string());
+    }
     rayon::ThreadPoolBuilder::new()
         .num_threads(a.threads)
         .build_global()
         .map_err(|e| e.to_string())?;
-    let state = match &a.resume {
-        Some(path) => Checkpoint::load(path)?,
-        None => Checkpoint::start(Model::new(a.hidden, activation, a.seed)),
+    let state = match (&a.resume, &a.init) {
+        (Some(path), _) => Checkpoint::load(path)?,
+        (None, Some(path)) => {
+            let bytes =
+                std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+            let net = crown::eval::nnue::Network::from_bytes(&bytes)
+                .map_err(|e| format!("{}: {e}", path.display()))?;
+            let model = Model::from_network(&net, a.buckets)
+                .map_err(|e| format!("{}: {e}", path.display()))?;
+            Checkpoint::start(model)
+        }
+        (None, None) => Checkpoint::start(Model::new(a.hidden, a.buckets, activation, a.seed)),
     };
     let start = Instant::now();
-    let mut samples: Vec<Sample> = Vec::new();
-    let mut records = Vec::new();
+    let (mut samples, mut held): (Vec<Sample>, Vec<Sample>) = (Vec::new(), Vec::new());
+    let mut held_records = Vec::new();
     let mut skipped = 0;
+    // Each file's end is held out, so every source (standard chess,
+    // Chess960, each generation) is validated.
     for path in &a.data {
+        let (mut file, mut records) = (Vec::new(), Vec::new());
         for r in record::read_file(path)? {
             match sample(&r) {
                 Some(s) => {
-                    samples.push(s);
+                    file.push(s);
                     records.push(r);
                 }
                 None => skipped += 1,
             }
         }
+        let cut = file.len() - (file.len() as f64 * a.validation) as usize;
+        held.extend(file.split_off(cut));
+        held_records.extend(records.split_off(cut));
+        samples.extend(file);
     }
-    let held = samples.split_off(samples.len() - (samples.len() as f64 * a.validation) as usize);
     let loaded = samples.len() + held.len();
     if a.mirror {
         let mirrored: Vec<Sample> = samples.iter().filter_map(Sample::mirrored).collect();
@@ -127,10 +155,11 @@ pub fn run(a: Args) -> Result<(), String> {
         samples.extend(mirrored);
     }
     println!(
-        "loaded {loaded} positions ({} held out, {skipped} skipped) in {:.1} s; H = {}, {:?}, {} epochs from epoch {}",
+        "loaded {loaded} positions ({} held out, {skipped} skipped) in {:.1} s; H = {}, {} output buckets, {:?}, {} epochs from epoch {}",
         held.len(),
         start.elapsed().as_secs_f64(),
         state.model.hidden,
+        state.model.buckets,
         state.model.activation,
         a.epochs,
         state.epoch
@@ -155,8 +184,9 @@ pub fn run(a: Args) -> Result<(), String> {
     }
     let state = train(state, &config, &samples, &held, |line| println!("{line}"))?;
     let net = state.model.quantise().map_err(|e| format!("quantisation failed: {e}"))?;
-    let tail = &records[records.len() - held.len()..];
-    let (mean, worst) = quantisation_error(&state.model, net, &tail[..tail.len().min(20_000)]);
+    let every = (held_records.len() / 20_000).max(1);
+    let checked: Vec<_> = held_records.into_iter().step_by(every).collect();
+    let (mean, worst) = quantisation_error(&state.model, net, &checked);
     println!("quantised net against the float model on held-out positions: mean {mean:.2} cp, worst {worst:.1} cp");
     if let Some(path) = &a.export {
         let net = state.model.quantise().map_err(|e| format!("quantisation failed: {e}"))?;

@@ -5,7 +5,8 @@
 //! Forward pass (must match the engine's integer inference, tested):
 //! `acc_p = b1 + sum(w1[f] for f in features(p))` for each perspective
 //! `p`; `a = act(acc)` with `act(x) = clamp(x, 0, 1)` or its square;
-//! `out = w2[..H] . a_us + w2[H..] . a_them + b2`; the score in
+//! `out = w2[b][..H] . a_us + w2[b][H..] . a_them + b2[b]` with `b` the
+//! output bucket of the board's piece count ([`bucket`]); the score in
 //! centipawns is `out * SCALE`.
 //!
 //! Invariant: after every optimiser step the weights lie in
@@ -14,7 +15,7 @@
 //! `512 * 181^2 * 127` fits `i32`).
 
 use crown::chess::{Color, Piece, Square};
-use crown::eval::nnue::network::{feature, Activation, NetError, Network, Parts, INPUTS};
+use crown::eval::nnue::network::{bucket, feature, Activation, NetError, Network, Parts, INPUTS};
 use crown::game::Side;
 
 /// The accumulator's unit.
@@ -115,7 +116,10 @@ pub struct Model {
     pub hidden: usize,
     /// Hidden activation.
     pub activation: Activation,
-    /// Every parameter in one vector: `w1 [768][H]`, `b1 [H]`, `w2 [2H]`, `b2`.
+    /// Output buckets B.
+    pub buckets: usize,
+    /// Every parameter in one vector: `w1 [768][H]`, `b1 [H]`, `w2 [B][2H]`,
+    /// `b2 [B]`.
     pub params: Vec<f32>,
 }
 
@@ -126,13 +130,26 @@ struct Layout {
     b1: usize,
     w2: usize,
     b2: usize,
+    end: usize,
 }
 
 impl Layout {
-    fn of(h: usize) -> Layout {
+    fn of(h: usize, buckets: usize) -> Layout {
         let b1 = INPUTS * h;
-        Layout { h, b1, w2: b1 + h, b2: b1 + 3 * h }
+        let w2 = b1 + h;
+        let b2 = w2 + 2 * h * buckets;
+        Layout { h, b1, w2, b2, end: b2 + buckets }
     }
+
+    /// The offsets of bucket `b`'s output weights and bias.
+    fn output(&self, b: usize) -> (usize, usize) {
+        (self.w2 + 2 * self.h * b, self.b2 + b)
+    }
+}
+
+/// The number of parameters of a model.
+pub fn parameter_count(hidden: usize, buckets: usize) -> usize {
+    Layout::of(hidden, buckets).end
 }
 
 /// Per-sample scratch of the forward pass.
@@ -142,8 +159,8 @@ pub struct Scratch {
 
 impl Model {
     /// A model with small random weights (deterministic for `seed`).
-    pub fn new(hidden: usize, activation: Activation, seed: u64) -> Model {
-        let l = Layout::of(hidden);
+    pub fn new(hidden: usize, buckets: usize, activation: Activation, seed: u64) -> Model {
+        let l = Layout::of(hidden, buckets);
         let mut s = seed | 1;
         let mut uniform = |range: f32| {
             s ^= s << 13;
@@ -151,7 +168,7 @@ impl Model {
             s ^= s << 17;
             ((s >> 11) as f32 / (1u64 << 53) as f32 * 2.0 - 1.0) * range
         };
-        let mut params = vec![0.0; l.b2 + 1];
+        let mut params = vec![0.0; l.end];
         // Feature weights: 32 active inputs should give pre-activations of
         // order 1; output weights like a Glorot draw over 2H inputs.
         for p in &mut params[..l.b1] {
@@ -161,7 +178,46 @@ impl Model {
         for p in &mut params[l.w2..l.b2] {
             *p = uniform(out_range);
         }
-        Model { hidden, activation, params }
+        Model { hidden, activation, buckets, params }
+    }
+
+    /// The float model of a quantised net (each weight divided by its
+    /// unit), with `buckets` output buckets: a net with one bucket starts
+    /// every bucket from its output layer; otherwise the counts must match.
+    /// Training from it goes on where the net's training stopped, up to
+    /// the quantisation's rounding.
+    pub fn from_network(net: &Network, buckets: usize) -> Result<Model, String> {
+        let p = net.parts();
+        if p.buckets != 1 && p.buckets != buckets {
+            return Err(format!("the net has {} output buckets, not 1 or {buckets}", p.buckets));
+        }
+        if (p.qa, p.qb, p.scale) != (QA, QB, SCALE) {
+            return Err(format!(
+                "the net's QA {}, QB {}, SCALE {} differ from the trainer's {QA}, {QB}, {SCALE}",
+                p.qa, p.qb, p.scale
+            ));
+        }
+        let (qa, qb) = (f32::from(QA), f32::from(QB));
+        let l = Layout::of(p.hidden, buckets);
+        let mut params = Vec::with_capacity(l.end);
+        params.extend(p.feature_weights.iter().chain(&p.feature_bias).map(|&w| f32::from(w) / qa));
+        let output = |b: usize| b % p.buckets;
+        for b in 0..buckets {
+            let w = &p.output_weights[2 * p.hidden * output(b)..2 * p.hidden * (output(b) + 1)];
+            params.extend(w.iter().map(|&w| f32::from(w) / qb));
+        }
+        params.extend((0..buckets).map(|b| p.output_bias[output(b)] as f32 / (qa * qb)));
+        debug_assert_eq!(params.len(), l.end);
+        Ok(Model { hidden: p.hidden, activation: p.activation, buckets, params })
+    }
+
+    fn layout(&self) -> Layout {
+        Layout::of(self.hidden, self.buckets)
+    }
+
+    /// The output bucket of `s`.
+    fn bucket_of(&self, s: &Sample) -> usize {
+        bucket(u32::from(s.count), self.buckets)
     }
 
     /// Number of parameters.
@@ -201,10 +257,11 @@ impl Model {
     /// The raw output (centipawns / SCALE) of `s`, side to move's view;
     /// leaves the accumulators (us, then them) in `scratch`.
     pub fn forward(&self, s: &Sample, scratch: &mut Scratch) -> f32 {
-        let l = Layout::of(self.hidden);
+        let l = self.layout();
         let h = l.h;
         let p = &self.params;
-        let mut out = p[l.b2];
+        let (w2, b2) = l.output(self.bucket_of(s));
+        let mut out = p[b2];
         for (k, perspective) in [s.side, s.side.flip()].into_iter().enumerate() {
             let acc = &mut scratch.acc[k * h..(k + 1) * h];
             acc.copy_from_slice(&p[l.b1..l.b1 + h]);
@@ -213,7 +270,7 @@ impl Model {
                     *a += w;
                 }
             }
-            let w2 = &p[l.w2 + k * h..l.w2 + (k + 1) * h];
+            let w2 = &p[w2 + k * h..w2 + (k + 1) * h];
             out += acc.iter().zip(w2).map(|(&a, &w)| self.act(a) * w).sum::<f32>();
         }
         out
@@ -223,13 +280,14 @@ impl Model {
     /// derivative by the output, after [`Model::forward`] on `s` filled
     /// `scratch`.
     pub fn backward(&self, s: &Sample, scratch: &Scratch, d_out: f32, grad: &mut [f32]) {
-        let l = Layout::of(self.hidden);
+        let l = self.layout();
         let h = l.h;
-        grad[l.b2] += d_out;
+        let (w2_at, b2) = l.output(self.bucket_of(s));
+        grad[b2] += d_out;
         let mut d_acc = vec![0.0f32; h];
         for (k, perspective) in [s.side, s.side.flip()].into_iter().enumerate() {
             let acc = &scratch.acc[k * h..(k + 1) * h];
-            let w2 = l.w2 + k * h;
+            let w2 = w2_at + k * h;
             for i in 0..h {
                 grad[w2 + i] += d_out * self.act(acc[i]);
                 d_acc[i] = d_out * self.params[w2 + i] * self.act_grad(acc[i]);
@@ -247,19 +305,23 @@ impl Model {
 
     /// The quantised network in the engine's format.
     pub fn quantise(&self) -> Result<Network, NetError> {
-        let l = Layout::of(self.hidden);
+        let l = self.layout();
         let q = |x: f32, unit: u16| (x * f32::from(unit)).round() as i16;
         let p = &self.params;
         Network::new(Parts {
             activation: self.activation,
             hidden: self.hidden,
+            buckets: self.buckets,
             qa: QA,
             qb: QB,
             scale: SCALE,
             feature_weights: p[..l.b1].iter().map(|&w| q(w, QA)).collect(),
             feature_bias: p[l.b1..l.w2].iter().map(|&w| q(w, QA)).collect(),
             output_weights: p[l.w2..l.b2].iter().map(|&w| q(w, QB)).collect(),
-            output_bias: (p[l.b2] * f32::from(QA) * f32::from(QB)).round() as i32,
+            output_bias: p[l.b2..l.end]
+                .iter()
+                .map(|&b| (b * f32::from(QA) * f32::from(QB)).round() as i32)
+                .collect(),
         })
     }
 }
@@ -343,7 +405,7 @@ mod tests {
     #[test]
     fn the_gradient_matches_finite_differences() {
         for activation in [Activation::Clipped, Activation::SquaredClipped] {
-            let mut model = Model::new(16, activation, 3);
+            let mut model = Model::new(16, 8, activation, 3);
             for (i, p) in model.params.iter_mut().enumerate() {
                 *p += (i % 7) as f32 * 0.03;
             }
@@ -363,8 +425,12 @@ mod tests {
             model.forward(&s, &mut scratch);
             let mut grad = vec![0.0; model.len()];
             model.backward(&s, &scratch, 1.0, &mut grad);
-            let l = Layout::of(16);
-            let probes = [l.b2, l.w2 + 3, l.w2 + 20, l.b1 + 5, 16 * 8 + 2, mirror(8) * 16 + 9];
+            let l = Layout::of(16, 8);
+            // 32 pieces: the last bucket; the others get no gradient.
+            let (w2, b2) = l.output(7);
+            assert_eq!((w2, b2), (l.w2 + 7 * 32, l.end - 1));
+            assert!(grad[l.w2..w2].iter().chain(&grad[l.b2..b2]).all(|&g| g == 0.0));
+            let probes = [b2, w2 + 3, w2 + 20, l.b1 + 5, 16 * 8 + 2, mirror(8) * 16 + 9];
             for &i in &probes {
                 let eps = 1e-3;
                 let mut up = model.clone();
@@ -385,9 +451,9 @@ mod tests {
     /// A model with weights of the size training gives (the first net:
     /// feature weights up to 0.35, output weights up to 0.3), biases
     /// putting many lanes inside the clipping range.
-    fn trained_like(activation: Activation, seed: u64) -> Model {
-        let mut model = Model::new(256, activation, seed);
-        let l = Layout::of(256);
+    fn trained_like(activation: Activation, buckets: usize, seed: u64) -> Model {
+        let mut model = Model::new(256, buckets, activation, seed);
+        let l = Layout::of(256, buckets);
         let mut s = seed;
         for (i, p) in model.params.iter_mut().enumerate() {
             s = s.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
@@ -405,7 +471,7 @@ mod tests {
 
     /// `model` with every weight rounded to the grid it is quantised to.
     fn on_grid(model: &Model) -> Model {
-        let l = Layout::of(model.hidden);
+        let l = model.layout();
         let mut m = model.clone();
         let unit = |i: usize| {
             if i < l.w2 {
@@ -422,10 +488,53 @@ mod tests {
         m
     }
 
+    /// The nets kept in `tuning/nets/` (candidates under test, see
+    /// tuning/README.md) are valid net files the trainer can start from.
+    #[test]
+    fn the_kept_nets_load() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("nets");
+        let mut count = 0;
+        for entry in std::fs::read_dir(&dir).expect("tuning/nets") {
+            let path = entry.unwrap().path();
+            if path.extension().is_some_and(|e| e == "nnue") {
+                let net = Network::from_bytes(&std::fs::read(&path).unwrap())
+                    .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+                Model::from_network(&net, net.buckets()).unwrap();
+                count += 1;
+            }
+        }
+        assert!(count > 0, "no net in {}", dir.display());
+    }
+
+    #[test]
+    fn a_model_from_a_net_quantises_back_to_it() {
+        for (from, to) in [(1, 1), (1, 8), (8, 8)] {
+            let model = on_grid(&trained_like(Activation::SquaredClipped, from, 4));
+            let net = model.quantise().unwrap();
+            let back = Model::from_network(&net, to).unwrap();
+            assert_eq!(back.buckets, to);
+            if from == to {
+                assert_eq!(back.quantise().unwrap().to_bytes(), net.to_bytes());
+            } else {
+                // One bucket grown to 8: every bucket starts as the one.
+                let l = Layout::of(256, to);
+                let (w0, b0) = l.output(0);
+                for b in 1..to {
+                    let (w, bias) = l.output(b);
+                    assert_eq!(back.params[w..w + 512], back.params[w0..w0 + 512]);
+                    assert_eq!(back.params[bias], back.params[b0]);
+                }
+                assert_eq!(back.params[..l.w2], model.params[..l.w2]);
+            }
+        }
+        let eight = trained_like(Activation::Clipped, 8, 4).quantise().unwrap();
+        assert!(Model::from_network(&eight, 4).is_err());
+    }
+
     #[test]
     fn integer_inference_matches_the_float_forward_pass() {
         // Two checks on 1,000 positions of random games, for both
-        // activations. (1) With weights on the quantisation grid the
+        // activations, with one output bucket and with 8. (1) With weights on the quantisation grid the
         // integer inference computes the float forward pass up to its
         // truncating divisions: within 2 centipawns (measured: 1.0 at
         // worst). (2) With weights off the grid, quantisation adds its
@@ -445,8 +554,12 @@ mod tests {
         let positions: Vec<_> =
             (1..=10).flat_map(|seed| random_playout(start.clone(), 99, seed)).take(1000).collect();
         assert_eq!(positions.len(), 1000);
-        for activation in [Activation::Clipped, Activation::SquaredClipped] {
-            let rough = trained_like(activation, 11);
+        let buckets: std::collections::BTreeSet<usize> =
+            positions.iter().map(|p| bucket(p.occupancy().count(), 8)).collect();
+        assert!(buckets.len() >= 3, "positions in buckets {buckets:?}");
+        let kinds = [Activation::Clipped, Activation::SquaredClipped];
+        for (activation, buckets) in kinds.into_iter().flat_map(|a| [(a, 1), (a, 8)]) {
+            let rough = trained_like(activation, buckets, 11);
             for (model, exact) in [(on_grid(&rough), true), (rough, false)] {
                 let net = Arc::new(model.quantise().expect("in range"));
                 let mut eval = NetworkEvaluator::new(Some(net));
@@ -464,7 +577,10 @@ mod tests {
                     let int = f64::from(eval.evaluate(pos));
                     let error = (int - float).abs();
                     let tolerance = if exact { 2.01 } else { 130.0 };
-                    assert!(error <= tolerance, "{activation:?} exact {exact}: {int} vs {float}");
+                    assert!(
+                        error <= tolerance,
+                        "{activation:?} {buckets} exact {exact}: {int} vs {float}"
+                    );
                     worst = worst.max(error);
                     total += error;
                     spread = spread.max(float.abs());
@@ -473,7 +589,7 @@ mod tests {
                 assert!(spread > 300.0, "{activation:?}: scores up to {spread}");
                 let mean = total / positions.len() as f64;
                 assert!(exact || mean < 45.0, "{activation:?}: mean error {mean}");
-                println!("{activation:?} on grid {exact}: worst {worst:.2} cp, mean {mean:.2} cp, scores up to {spread:.0} cp");
+                println!("{activation:?}, {buckets} buckets, on grid {exact}: worst {worst:.2} cp, mean {mean:.2} cp, scores up to {spread:.0} cp");
             }
         }
     }
