@@ -421,27 +421,21 @@ impl Session {
             }
             Change::BookFile(name) => notes.push(self.load_book(name)?),
             Change::TablesPath(text) => {
-                let none = text.trim().is_empty() || text.trim() == super::options::NO_PATH;
-                let path = (!none).then(|| PathBuf::from(text.trim()));
+                let text = text.trim();
+                let none = text.is_empty() || text == super::options::NO_PATH;
                 // A path that names no directory is refused: the tables
                 // in use stay (a typo must not unload them).
-                if !none && !names_a_directory(text.trim(), self.variant().is_chess()) {
-                    let old =
-                        if self.variant().is_chess() { &self.syzygy_path } else { &self.egtb_path };
-                    let keeping = match old {
+                if !none && !names_a_directory(text, self.variant().is_chess()) {
+                    let keeping = match self.tables_path() {
                         Some(old) => format!("keeping the tables of {}", old.display()),
                         None => "playing without tables".into(),
                     };
                     return Err(format!(
                         "tables: {} is not a directory; {keeping}",
-                        cut(text.trim(), 100)
+                        cut(text, 100)
                     ));
                 }
-                if self.variant().is_chess() {
-                    self.syzygy_path = path;
-                } else {
-                    self.egtb_path = path;
-                }
+                *self.tables_path() = (!none).then(|| PathBuf::from(text));
                 notes.extend(self.hand_over());
             }
             _ => {}
@@ -536,8 +530,7 @@ impl Session {
     /// tables of its game; returns the table-loading messages.
     fn hand_over(&mut self) -> Vec<String> {
         let params = self.params;
-        let path = if self.variant().is_chess() { &self.syzygy_path } else { &self.egtb_path };
-        let path = path.clone();
+        let path = self.tables_path().clone();
         let config = self.probe_config();
         let learned = self.learned.clone();
         with_engine!(&mut self.engine, e => {
@@ -548,6 +541,16 @@ impl Session {
             e.configure_tables(config);
             notes
         })
+    }
+
+    /// Where the tables of the game played come from (Syzygy for chess,
+    /// Crown's databases for draughts).
+    fn tables_path(&mut self) -> &mut Option<PathBuf> {
+        if self.variant().is_chess() {
+            &mut self.syzygy_path
+        } else {
+            &mut self.egtb_path
+        }
     }
 
     /// Forgets the previous game: clears the table and the histories.
