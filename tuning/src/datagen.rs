@@ -6,7 +6,9 @@
 //!   network trainer's input); the draughts variants write the text lines
 //!   of [`crate::data`], which the Texel tuner reads (it reads `.crb` too).
 //!   The choice is the game's [`Encode`] impl, fixed per type.
-//! * Search: one thread per game, a fresh table (4 MB) and worker per game,
+//! * Search: one thread per game, a fresh table (4 MB) and worker per game
+//!   with the build's starting evaluations or those of `eval_file` (a
+//!   candidate net plays its own data before it is embedded),
 //!   a soft node limit (no new iteration once `nodes` are spent: the
 //!   [`SoftLimit`] reporter raises the stop flag after a finished iteration)
 //!   and a hard one (`nodes * hard_factor`, the search's own node limit).
@@ -27,7 +29,7 @@
 use crate::data::Record;
 use crate::progress::{self, Progress};
 use crate::record::ChessRecord;
-use crown::eval::Tunable;
+use crown::eval::{Learned, Tunable};
 use crown::game::{Game, Outcome, Side, Variant};
 use crown::score::{is_mate, Score};
 use crown::search::tt::TranspositionTable;
@@ -74,22 +76,69 @@ pub struct Config {
     pub draw_plies: usize,
     /// ... from this ply on.
     pub draw_after: usize,
+    /// The evaluations to play with instead of the build's starting ones.
+    pub eval_file: Option<EvalFile>,
+}
+
+/// An `EvalFile` value (`crown::engine::learned`) the games are played with.
+#[derive(Clone)]
+pub struct EvalFile {
+    /// The value as given: a path, `<none>` or `<embedded>`.
+    pub name: String,
+    /// FNV-1a of the file (of the name for `<none>` and `<embedded>`): a
+    /// resumed file goes on with the same evaluation only.
+    pub hash: u64,
+    /// What it loads.
+    pub learned: Learned,
+}
+
+impl EvalFile {
+    /// Loads `name` as the engine's `EvalFile` option would; the message
+    /// says what is in use.
+    pub fn load(name: &str) -> Result<(EvalFile, String), String> {
+        let (learned, note) = crown::engine::learned::load(name, &Learned::starting())?;
+        let bytes = match name.trim() {
+            special @ (crown::engine::options::NO_NET | crown::engine::options::EMBEDDED_NET) => {
+                special.as_bytes().to_vec()
+            }
+            path => std::fs::read(path).map_err(|e| format!("EvalFile {path}: {e}"))?,
+        };
+        let hash = fnv1a(FNV_START, &bytes);
+        Ok((EvalFile { name: name.trim().to_string(), hash, learned }, note))
+    }
+}
+
+impl std::fmt::Debug for EvalFile {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "EvalFile({}, {:016x})", self.name, self.hash)
+    }
+}
+
+/// The start of an FNV-1a hash.
+const FNV_START: u64 = 0xCBF2_9CE4_8422_2325;
+
+/// FNV-1a over `bytes`, from `hash`.
+fn fnv1a(hash: u64, bytes: &[u8]) -> u64 {
+    bytes.iter().fold(hash, |h, &b| (h ^ u64::from(b)).wrapping_mul(0x100_0000_01B3))
 }
 
 impl Config {
     /// Every argument that changes the games, as one line (the resume
-    /// check): not the limits on games or positions, not the threads.
+    /// check): not the limits on games or positions, not the threads. The
+    /// build's own evaluation is not named (files made before
+    /// `eval_file` existed resume), an `eval_file` is, by its hash.
     pub fn signature(&self) -> String {
-        let mut book = 0xCBF2_9CE4_8422_2325u64; // FNV-1a over the book text
+        let mut book = FNV_START; // over the book text
         for opening in &self.book {
-            let text = format!("{:?} {:?};", opening.fen, opening.moves);
-            for b in text.bytes() {
-                book = (book ^ u64::from(b)).wrapping_mul(0x100_0000_01B3);
-            }
+            book = fnv1a(book, format!("{:?} {:?};", opening.fen, opening.moves).as_bytes());
         }
+        let eval = match &self.eval_file {
+            Some(file) => format!(" eval={:016x}", file.hash),
+            None => String::new(),
+        };
         format!(
             "variant={} nodes={} hard={} random_plies={} book={}:{book:016x} seed={} \
-             max_plies={} resign={}/{} draw={}/{}/{} format=1",
+             max_plies={} resign={}/{} draw={}/{}/{} format=1{eval}",
             self.variant.name(),
             self.nodes,
             self.nodes.saturating_mul(self.hard_factor),
@@ -187,6 +236,9 @@ pub fn play_game<G: Encode>(config: &Config, index: u64) -> Result<Played, Strin
     let tt = Arc::new(TranspositionTable::new(4).map_err(|e| e.to_string())?);
     let signals = Arc::new(Signals::default());
     let mut worker = Worker::<G>::new(0, tt, signals.clone());
+    if let Some(file) = &config.eval_file {
+        worker.set_learned(&file.learned);
+    }
     let hard = config.nodes.saturating_mul(config.hard_factor.max(1));
     let limits = Limits { nodes: Some(hard), ..Limits::default() };
     let soft = SoftLimit { nodes: config.nodes, signals: signals.clone() };
@@ -424,6 +476,7 @@ mod tests {
             draw_score: 10,
             draw_plies: 20,
             draw_after: 40,
+            eval_file: None,
         }
     }
 
@@ -512,6 +565,36 @@ mod tests {
             generate(&Config { games: 0, positions: 30, ..config }, "positions.crb");
         assert!(status.progress.positions >= 30 && status.progress.games() < 5);
         assert_eq!(&whole[..part.len()], &part[..]);
+    }
+
+    #[test]
+    fn an_eval_file_plays_the_games_and_binds_the_file() {
+        let config = Config { games: 2, ..config(Variant::Chess) };
+        let with = |name: &str| {
+            let (file, note) = EvalFile::load(name).unwrap();
+            (Config { eval_file: Some(file), ..config.clone() }, note)
+        };
+        let net = concat!(env!("CARGO_MANIFEST_DIR"), "/../src/eval/nnue/default.nnue");
+        let (from_file, note) = with(net);
+        assert!(note.contains("network with"), "{note}");
+        let (embedded, _) = with("<embedded>");
+        let (hand_set, _) = with("<none>");
+        let (a, _) = generate(&from_file, "eval-file.crb");
+        let (b, _) = generate(&embedded, "eval-embedded.crb");
+        assert_eq!(a, b, "the embedded net and its file play the same games");
+        let out = scratch("eval-none.crb");
+        run::<Position>(&hand_set, &out, Duration::MAX, |_| {}, |w| panic!("{w}")).unwrap();
+        let c = std::fs::read(&out).unwrap();
+        assert_ne!(a, c, "the hand-set evaluation plays other games");
+        // A file goes on with its own evaluation only.
+        let more = Config { games: 3, ..from_file };
+        let err = run::<Position>(&more, &out, Duration::MAX, |_| {}, |_| {}).unwrap_err();
+        assert!(err.contains("other arguments"), "{err}");
+        assert_eq!(std::fs::read(&out).unwrap(), c);
+        // What is no evaluation is refused.
+        let err = EvalFile::load(concat!(env!("CARGO_MANIFEST_DIR"), "/Cargo.toml")).unwrap_err();
+        assert!(err.contains("neither a Crown chess network"), "{err}");
+        assert!(EvalFile::load("/no/such/net.nnue").is_err());
     }
 
     #[test]

@@ -86,6 +86,10 @@ enum Command {
         /// ... from this ply on.
         #[arg(long, default_value_t = 80)]
         draw_after: usize,
+        /// Play with these evaluations, as the engine's EvalFile option
+        /// (a net or pattern file, <none>, <embedded>; default: the build's).
+        #[arg(long)]
+        eval_file: Option<String>,
         /// Seconds between two progress lines.
         #[arg(long, default_value_t = 5)]
         report: u64,
@@ -176,6 +180,7 @@ fn main() -> ExitCode {
             draw_score,
             draw_plies,
             draw_after,
+            eval_file,
             report,
             out,
         } => (|| {
@@ -196,6 +201,14 @@ fn main() -> ExitCode {
             if nodes == 0 || hard_factor == 0 || threads == 0 {
                 return Err("--nodes, --hard-factor and --threads must be positive".to_string());
             }
+            let eval_file = match eval_file {
+                None => None,
+                Some(name) => {
+                    let (file, note) = datagen::EvalFile::load(&name)?;
+                    eprintln!("crown-tune: {note}");
+                    Some(file)
+                }
+            };
             let config = datagen::Config {
                 variant,
                 games,
@@ -212,6 +225,7 @@ fn main() -> ExitCode {
                 draw_score,
                 draw_plies: draw_plies.max(1),
                 draw_after,
+                eval_file,
             };
             let every = Duration::from_secs(report.max(1));
             crown::for_variant!(variant, G => datagen_run::<G>(&config, &out, every))

@@ -220,3 +220,40 @@ fn quantisation_error(
     }
     (total / f64::from(n.max(1)), worst)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::Parser;
+
+    #[derive(Parser)]
+    struct Command {
+        #[command(flatten)]
+        args: Args,
+    }
+
+    /// `crown-tune nnue` arguments with a data file that does not exist.
+    fn args(extra: &[&str]) -> Args {
+        let base = ["nnue", "--data", "no-such-file.crb", "--out", "no-such-folder"];
+        Command::try_parse_from(base.iter().chain(extra)).expect("arguments parse").args
+    }
+
+    #[test]
+    fn bad_arguments_are_refused_before_anything_runs() {
+        for (extra, reason) in [
+            (&["--buckets", "0"][..], "--buckets must be 1 to 16"),
+            (&["--buckets", "17"], "--buckets must be 1 to 16"),
+            (&["--hidden", "100"], "--hidden a multiple of 16"),
+            (&["--lambda", "1.5"], "--lambda must be in 0..1"),
+            (&["--activation", "relu"], "unknown activation 'relu'"),
+            (&["--schedule", "linear"], "unknown schedule 'linear'"),
+        ] {
+            let error = run(args(extra)).expect_err("refused");
+            assert!(error.contains(reason), "{extra:?}: {error}");
+        }
+        assert!(!std::path::Path::new("no-such-folder").exists(), "nothing was written");
+        // The largest bucket count passes the check and fails on the data.
+        let error = run(args(&["--buckets", "16", "--threads", "1"])).expect_err("no data");
+        assert!(!error.contains("--buckets"), "{error}");
+    }
+}
