@@ -13,6 +13,7 @@
 //! state are not called during a search).
 
 pub mod learned;
+pub mod listener;
 pub mod options;
 pub mod pool;
 pub mod session;

@@ -22,6 +22,8 @@
 //! then); `stop`, `ponderhit` and the read-only methods may be called at
 //! any time.
 
+use super::listener::Text;
+pub use super::listener::{Listener, Notation, Report};
 use super::options::{Change, Settings, NO_BOOK};
 use super::Engine;
 use crate::book::Book;
@@ -30,7 +32,7 @@ use crate::game::{Game, Side, Variant};
 use crate::search::level::Scale;
 use crate::search::params::Params;
 use crate::search::tt::{self, TranspositionTable};
-use crate::search::{Info, Limits, Reporter, Signals};
+use crate::search::{Limits, Reporter, Signals};
 use crate::tablebase::Probe;
 use crate::time::Clock;
 use crossbeam_channel::{Receiver, Sender};
@@ -125,91 +127,6 @@ impl std::fmt::Display for PositionError {
 }
 
 impl std::error::Error for PositionError {}
-
-/// A line of search progress with the moves as text.
-#[derive(Clone, Debug)]
-pub struct Report {
-    /// The progress, moves aside.
-    pub info: Info<()>,
-    /// The principal variation as move text.
-    pub pv: Vec<String>,
-}
-
-/// What a protocol hears from a search, as text.
-pub trait Listener: Send + Sync {
-    /// A finished iteration (or an aspiration bound) of one line.
-    fn info(&self, report: &Report);
-    /// The root move being searched (after the first second).
-    fn current_move(&self, _text: &str, _number: usize, _depth: i32) {}
-    /// The answer: the move to play (none without a legal move) and the
-    /// expected reply.
-    fn best_move(&self, best: Option<&str>, ponder: Option<&str>);
-    /// A line of a `perft` or `bench` task.
-    fn line(&self, _text: &str) {}
-}
-
-/// How moves are written for a listener.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Notation {
-    /// The game's protocol text ([`Game::move_text`]).
-    Standard,
-    /// Every square a move touches ([`Game::full_move_text`], Hub).
-    Full,
-}
-
-/// Turns the search's typed reports into text for a [`Listener`].
-struct Text {
-    listener: Arc<dyn Listener>,
-    notation: Notation,
-}
-
-impl Text {
-    fn write<G: Game>(&self, pos: &G, mv: G::Move) -> String {
-        match self.notation {
-            Notation::Standard => pos.move_text(mv),
-            Notation::Full => pos.full_move_text(mv),
-        }
-    }
-}
-
-impl<G: Game> Reporter<G> for Text {
-    fn info(&self, root: &G, info: &Info<G::Move>) {
-        let mut pos = root.clone();
-        let mut pv = Vec::with_capacity(info.pv.len());
-        for &mv in &info.pv {
-            pv.push(self.write(&pos, mv));
-            pos.play(mv);
-        }
-        let info = Info {
-            depth: info.depth,
-            seldepth: info.seldepth,
-            multipv: info.multipv,
-            score: info.score,
-            bound: info.bound,
-            nodes: info.nodes,
-            time: info.time,
-            hashfull: info.hashfull,
-            tbhits: info.tbhits,
-            table: info.table,
-            pv: Vec::new(),
-        };
-        self.listener.info(&Report { info, pv });
-    }
-
-    fn current_move(&self, root: &G, mv: G::Move, number: usize, depth: i32) {
-        self.listener.current_move(&self.write(root, mv), number, depth);
-    }
-
-    fn best_move(&self, root: &G, best: Option<G::Move>, ponder: Option<G::Move>) {
-        let best_text = best.map(|mv| self.write(root, mv));
-        let ponder_text = best.zip(ponder).map(|(mv, reply)| {
-            let mut after = root.clone();
-            after.play(mv);
-            self.write(&after, reply)
-        });
-        self.listener.best_move(best_text.as_deref(), ponder_text.as_deref());
-    }
-}
 
 /// Declares the engine enum and its dispatch from one list of games.
 macro_rules! games {
