@@ -29,6 +29,7 @@
 use crate::data::Record;
 use crate::progress::{self, Progress};
 use crate::record::ChessRecord;
+use crown::engine::options::{EMBEDDED_NET, NO_NET};
 use crown::eval::{Learned, Tunable};
 use crown::game::{Game, Outcome, Side, Variant};
 use crown::score::{is_mate, Score};
@@ -85,8 +86,9 @@ pub struct Config {
 pub struct EvalFile {
     /// The value as given: a path, `<none>` or `<embedded>`.
     pub name: String,
-    /// FNV-1a of the file (of the name for `<none>` and `<embedded>`): a
-    /// resumed file goes on with the same evaluation only.
+    /// FNV-1a of the file (`<embedded>`: of the files the build embeds;
+    /// `<none>`: of the name): a resumed file goes on with the same
+    /// evaluation only.
     pub hash: u64,
     /// What it loads.
     pub learned: Learned,
@@ -98,8 +100,15 @@ impl EvalFile {
     pub fn load(name: &str) -> Result<(EvalFile, String), String> {
         let (learned, note) = crown::engine::learned::load(name, &Learned::starting())?;
         let bytes = match name.trim() {
-            special @ (crown::engine::options::NO_NET | crown::engine::options::EMBEDDED_NET) => {
-                special.as_bytes().to_vec()
+            NO_NET => NO_NET.as_bytes().to_vec(),
+            // What this build embeds: another build's is another player.
+            EMBEDDED_NET => {
+                let mut bytes = EMBEDDED_NET.as_bytes().to_vec();
+                bytes.extend_from_slice(crown::eval::nnue::DEFAULT_NET);
+                for (_, file) in crown::eval::draughts::patterns::EMBEDDED {
+                    bytes.extend_from_slice(file);
+                }
+                bytes
             }
             path => std::fs::read(path).map_err(|e| format!("EvalFile {path}: {e}"))?,
         };
