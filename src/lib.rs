@@ -14,6 +14,7 @@
 
 pub mod bench;
 pub mod book;
+pub mod checksum;
 pub mod chess;
 pub mod draughts;
 pub mod egtb;

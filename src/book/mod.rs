@@ -34,6 +34,7 @@
 
 pub mod build;
 
+use crate::checksum::{fnv1a64, FNV1A64_START};
 use crate::game::{Game, Variant};
 use crate::score::Score;
 use std::collections::HashMap;
@@ -98,9 +99,9 @@ impl From<std::io::Error> for BookError {
     }
 }
 
+/// FNV-1a 64 of `data`.
 fn fnv1a(data: &[u8]) -> u64 {
-    data.iter()
-        .fold(0xcbf2_9ce4_8422_2325, |h, &b| (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3))
+    fnv1a64(FNV1A64_START, data)
 }
 
 /// The book key of a position: FNV-1a 64 of its FEN's first four fields

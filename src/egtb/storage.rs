@@ -28,6 +28,7 @@
 
 use super::index::Signature;
 use super::Wdl;
+use crate::checksum::{fnv1a64, FNV1A64_START};
 use crate::game::Variant;
 use std::fmt;
 use std::path::Path;
@@ -98,9 +99,9 @@ pub struct Table {
     counts: [u64; 3],
 }
 
+/// FNV-1a 64 of `data`.
 fn fnv1a(data: &[u8]) -> u64 {
-    data.iter()
-        .fold(0xcbf2_9ce4_8422_2325, |h, &b| (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3))
+    fnv1a64(FNV1A64_START, data)
 }
 
 impl Table {

@@ -29,6 +29,7 @@
 use crate::data::Record;
 use crate::progress::{self, Progress};
 use crate::record::ChessRecord;
+use crown::checksum::{fnv1a64, FNV1A64_START};
 use crown::engine::options::{EMBEDDED_NET, NO_NET};
 use crown::eval::{Learned, Tunable};
 use crown::game::{Game, Outcome, Side, Variant};
@@ -112,7 +113,7 @@ impl EvalFile {
             }
             path => std::fs::read(path).map_err(|e| format!("EvalFile {path}: {e}"))?,
         };
-        let hash = fnv1a(FNV_START, &bytes);
+        let hash = fnv1a64(FNV1A64_START, &bytes);
         Ok((EvalFile { name: name.trim().to_string(), hash, learned }, note))
     }
 }
@@ -123,23 +124,15 @@ impl std::fmt::Debug for EvalFile {
     }
 }
 
-/// The start of an FNV-1a hash.
-const FNV_START: u64 = 0xCBF2_9CE4_8422_2325;
-
-/// FNV-1a over `bytes`, from `hash`.
-fn fnv1a(hash: u64, bytes: &[u8]) -> u64 {
-    bytes.iter().fold(hash, |h, &b| (h ^ u64::from(b)).wrapping_mul(0x100_0000_01B3))
-}
-
 impl Config {
     /// Every argument that changes the games, as one line (the resume
     /// check): not the limits on games or positions, not the threads. The
     /// build's own evaluation is not named (files made before
     /// `eval_file` existed resume), an `eval_file` is, by its hash.
     pub fn signature(&self) -> String {
-        let mut book = FNV_START; // over the book text
+        let mut book = FNV1A64_START; // over the book text
         for opening in &self.book {
-            book = fnv1a(book, format!("{:?} {:?};", opening.fen, opening.moves).as_bytes());
+            book = fnv1a64(book, format!("{:?} {:?};", opening.fen, opening.moves).as_bytes());
         }
         let eval = match &self.eval_file {
             Some(file) => format!(" eval={:016x}", file.hash),
