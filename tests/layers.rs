@@ -21,6 +21,8 @@ const LAYERS: &[(&str, u8)] = &[
     ("chess", 0),
     ("draughts", 0),
     ("egtb", 0),
+    // The checksum every file format shares (no dependency of its own).
+    ("checksum", 0),
     // Evaluation.
     ("eval", 1),
     // Search.
