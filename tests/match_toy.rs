@@ -10,7 +10,7 @@ use crown::tournament::clock::{Limits, TimeControl};
 use crown::tournament::engine::{EngineConfig, Protocol};
 use crown::tournament::hub::HubText;
 use crown::tournament::process::Launch;
-use crown::tournament::runner::{run, MatchConfig};
+use crown::tournament::runner::{run, MatchConfig, MatchSummary};
 use crown::tournament::sprt::{Decision, Sprt};
 use std::fmt;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -313,20 +313,45 @@ fn missing_engine_loses_and_match_goes_on() {
     broken_case_with_starts("does_not_exist.sh", depth1(), "fails to start", "abandoned", 0);
 }
 
-#[test]
-fn sprt_stops_at_a_bound() {
+/// A sound engine against one that always plays an illegal move, one game
+/// at a time, under `--sprt` with these tokens: the summary and the output.
+fn sprt_match(tokens: &[&str]) -> (MatchSummary, String) {
     let mut c = config(
         vec![engine("good", "toy_engine.sh", depth1()), engine("bad", "uci_illegal.sh", depth1())],
         200,
     );
     c.concurrency = 1;
-    c.sprt = Some(Sprt::parse(&["elo0=0".to_string(), "elo1=5".to_string()]).unwrap());
+    let tokens: Vec<String> = tokens.iter().map(|t| t.to_string()).collect();
+    c.sprt = Some(Sprt::parse(&tokens).unwrap());
     let mut out = Vec::new();
     let summary = run::<Toy>(&c, &mut out).unwrap();
-    let text = String::from_utf8(out).unwrap();
+    (summary, String::from_utf8(out).unwrap())
+}
+
+#[test]
+fn sprt_stops_at_a_bound() {
+    let (summary, text) = sprt_match(&["elo0=0", "elo1=5"]);
     assert_eq!(summary.sprt, Some(Decision::H1), "{text}");
     assert!(summary.games < 400, "{text}");
     assert!(text.contains("SPRT: H1 accepted"), "{text}");
+}
+
+/// A test continued from a lost run: the prior's counts (generation 6's
+/// first run, LLR 2.68, just under the bound) plus this run's pairs decide
+/// it. Every pair here is won twice (+0.03 to 0.04 each), so the summed LLR
+/// first crosses 2.94 at the eighth pair (`scripts/sprt-llr 5,57,95,104,58`
+/// gives 2.95, `...,57` 2.92).
+#[test]
+fn sprt_with_a_prior_stops_on_the_summed_counts() {
+    let (summary, text) = sprt_match(&["elo0=0", "elo1=5", "prior=5,57,95,104,50"]);
+    assert_eq!(summary.sprt, Some(Decision::H1), "{text}");
+    // 16 games, or 17 when the next game had started before the stop.
+    assert!((16..=17).contains(&summary.games), "{text}");
+    assert!(text.contains("Ptnml [0, 0, 0, 0, 0], LLR 2.68"), "{text}");
+    assert!(
+        text.contains("prior Ptnml(0-2) [5, 57, 95, 104, 50] + this run = [5, 57, 95, 104, 58]"),
+        "{text}"
+    );
 }
 
 #[test]

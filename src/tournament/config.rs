@@ -43,6 +43,8 @@ or DamExchange)
   --draw movenumber=M movecount=N score=S     --resign movecount=N score=S
   --maxmoves N         --timemargin MS (default 0)   --hangtimeout S (default 60)
   --sprt elo0=0 elo1=5 alpha=0.05 beta=0.05 [model=normalized|logistic]
+         [prior=LL,LD,DD,WD,WW]  pair counts of earlier runs of the same test
+                       (PGN lost): added to this run's for the LLR and the stop
   --pgnout FILE        --log FILE (protocol traffic and engines' stderr)
   --resume             go on with a stopped match: the games of --pgnout FILE
                        count again (statistics, SPRT) and the rest is played

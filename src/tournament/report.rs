@@ -147,7 +147,7 @@ impl Report {
 
     fn llr(&self, p: &PairingStats) -> f64 {
         match self.sprt {
-            Some(s) if p.pairs.pairs() > 0 => s.llr_pentanomial(&p.pairs),
+            Some(s) if p.pairs.pairs() + s.prior.pairs() > 0 => s.llr_with_prior(&p.pairs),
             Some(s) => s.llr_trinomial(&p.games),
             None => 0.0,
         }
@@ -226,6 +226,14 @@ impl Report {
                 s.elo0,
                 s.elo1
             );
+            if s.prior.pairs() > 0 {
+                let _ = writeln!(
+                    out,
+                    "The LLR is the whole test's: prior Ptnml(0-2) {:?} + this run = {:?}",
+                    s.prior.0,
+                    (s.prior + p.pairs).0
+                );
+            }
         }
         let _ = writeln!(out, "{rule}");
         out
@@ -297,5 +305,35 @@ mod tests {
         ));
         assert!(r.table().contains("time forfeit: 1"));
         assert!(r.pairing_block(0, 1, "x").contains("Ptnml(0-2): [0, 0, 0, 1, 0]"));
+    }
+
+    /// With `prior=`, the decision reads the summed counts: with generation
+    /// 6's first run as the prior, its second run's 44 pairs (in this order)
+    /// decide the test at the last one, not before.
+    #[test]
+    fn sprt_decision_counts_the_prior() {
+        let toks: Vec<String> =
+            ["elo0=0", "elo1=5", "prior=5,57,95,104,50"].map(String::from).into();
+        let sprt = Sprt::parse(&toks).unwrap();
+        let mut r = Report::new(vec!["A".into(), "B".into()], Some(sprt));
+        // Pairs of (A's half points as white, as black): 1-9-15-13-6 in all.
+        let mut pairs = Vec::new();
+        pairs.extend([(0, 0)]); // LL
+        pairs.extend(std::iter::repeat_n((1, 0), 9)); // LD
+        pairs.extend(std::iter::repeat_n((1, 1), 15)); // DD
+        pairs.extend(std::iter::repeat_n((2, 1), 13)); // WD
+        pairs.extend(std::iter::repeat_n((2, 2), 6)); // WW
+        for (key, &(white, black)) in pairs.iter().enumerate() {
+            assert_eq!(r.sprt_decision(), if key == 0 { None } else { Some(Decision::Continue) });
+            let as_white = [GameResult::BlackWins, GameResult::Draw, GameResult::WhiteWins];
+            let as_black = [GameResult::WhiteWins, GameResult::Draw, GameResult::BlackWins];
+            r.add(0, 1, as_white[white], "normal", Some(key as u64));
+            r.add(1, 0, as_black[black], "normal", Some(key as u64));
+        }
+        assert_eq!(r.pairings[&(0, 1)].pairs.0, [1, 9, 15, 13, 6]);
+        assert_eq!(r.sprt_decision(), Some(Decision::H1));
+        let block = r.pairing_block(0, 1, "x");
+        assert!(block.contains("LLR: 2.95"), "{block}");
+        assert!(block.contains("= [6, 66, 110, 117, 56]"), "{block}");
     }
 }

@@ -15,6 +15,13 @@
 //! regularisation), so a sample with zero variance still gives a finite LLR.
 //! The bounds are Wald's: `ln(beta / (1 - alpha))` and `ln((1 - beta) / alpha)`.
 //! The test stops as soon as the LLR crosses either bound.
+//!
+//! A test can go on from earlier runs whose PGN is gone (another machine):
+//! `prior=LL,LD,DD,WD,WW` adds their pentanomial counts to this run's before
+//! the LLR is taken. The sequential test reads nothing but the running
+//! counts, so the LLR of the summed counts is the LLR of the whole test.
+//! Invariant: the prior enters the LLR and the decision only, never the
+//! Elo, score and game counts of this run.
 
 use super::stats::{moments, score_from_elo, Pentanomial, Trinomial, NELO_SCALE};
 
@@ -51,14 +58,23 @@ pub struct Sprt {
     pub beta: f64,
     /// How `elo0` and `elo1` are read.
     pub model: EloModel,
+    /// Pair counts of earlier runs of the same test (`prior=`, summed).
+    pub prior: Pentanomial,
 }
 
 impl Sprt {
-    /// Parses `elo0=0 elo1=5 alpha=0.05 beta=0.05 [model=normalized|logistic]`
-    /// tokens (defaults: 0, 5, 0.05, 0.05, normalized).
+    /// Parses `elo0=0 elo1=5 alpha=0.05 beta=0.05 [model=normalized|logistic]
+    /// [prior=LL,LD,DD,WD,WW ...]` tokens (defaults: 0, 5, 0.05, 0.05,
+    /// normalized, no prior; several `prior=` tokens are summed).
     pub fn parse(tokens: &[String]) -> Result<Sprt, String> {
-        let mut sprt =
-            Sprt { elo0: 0.0, elo1: 5.0, alpha: 0.05, beta: 0.05, model: EloModel::Normalized };
+        let mut sprt = Sprt {
+            elo0: 0.0,
+            elo1: 5.0,
+            alpha: 0.05,
+            beta: 0.05,
+            model: EloModel::Normalized,
+            prior: Pentanomial::default(),
+        };
         for token in tokens {
             let (key, value) = token
                 .split_once('=')
@@ -77,6 +93,19 @@ impl Sprt {
                         _ => return Err(format!("--sprt: unknown model '{value}'")),
                     }
                 }
+                "prior" => {
+                    let counts: Vec<u64> = value
+                        .split(',')
+                        .map(str::parse)
+                        .collect::<Result<_, _>>()
+                        .map_err(|_| {
+                            format!("--sprt: prior needs five counts LL,LD,DD,WD,WW, got '{value}'")
+                        })?;
+                    let counts: [u64; 5] = counts.try_into().map_err(|_| {
+                        format!("--sprt: prior needs five counts LL,LD,DD,WD,WW, got '{value}'")
+                    })?;
+                    sprt.prior = sprt.prior + Pentanomial(counts);
+                }
                 _ => return Err(format!("--sprt: unknown key '{key}'")),
             }
         }
@@ -88,6 +117,12 @@ impl Sprt {
         if !valid {
             return Err("--sprt: need elo0 < elo1 and 0 < alpha, beta < 0.5".to_string());
         }
+        let prior_llr = sprt.llr_pentanomial(&sprt.prior);
+        if sprt.decide(prior_llr) != Decision::Continue {
+            return Err(format!(
+                "--sprt: the prior alone already decides the test (LLR {prior_llr:.2})"
+            ));
+        }
         Ok(sprt)
     }
 
@@ -96,9 +131,14 @@ impl Sprt {
         ((self.beta / (1.0 - self.alpha)).ln(), ((1.0 - self.beta) / self.alpha).ln())
     }
 
-    /// LLR of pentanomial pair counts.
+    /// LLR of pentanomial pair counts (as given: the prior is not added).
     pub fn llr_pentanomial(&self, p: &Pentanomial) -> f64 {
         self.llr(&p.0, &Pentanomial::SCORES, std::f64::consts::SQRT_2)
+    }
+
+    /// LLR of the whole test: this run's pair counts plus the prior's.
+    pub fn llr_with_prior(&self, p: &Pentanomial) -> f64 {
+        self.llr_pentanomial(&(self.prior + *p))
     }
 
     /// LLR of trinomial game counts (used when games are not paired).
@@ -142,7 +182,7 @@ mod tests {
     use super::*;
 
     fn sprt(elo0: f64, elo1: f64, model: EloModel) -> Sprt {
-        Sprt { elo0, elo1, alpha: 0.05, beta: 0.05, model }
+        Sprt { elo0, elo1, alpha: 0.05, beta: 0.05, model, prior: Pentanomial::default() }
     }
 
     fn close(a: f64, b: f64) -> bool {
@@ -207,5 +247,33 @@ mod tests {
         assert_eq!((s.elo0, s.elo1, s.beta, s.model), (-1.75, 0.25, 0.1, EloModel::Logistic));
         assert!(Sprt::parse(&["elo0=5".to_string(), "elo1=0".to_string()]).is_err());
         assert!(Sprt::parse(&["x".to_string()]).is_err());
+    }
+
+    /// Generation 6's SPRT (tuning/README.md): two runs, the first one's PGN
+    /// lost with its machine. The second run's counts with the first as a
+    /// prior give the LLR of the summed counts, 2.95 (H1), where the second
+    /// run alone is far from a bound.
+    #[test]
+    fn prior_counts_are_summed() {
+        let toks = |t: &[&str]| t.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        let s = Sprt::parse(&toks(&["elo0=0", "elo1=5", "prior=5,57,95,104,50"])).unwrap();
+        assert_eq!(s.prior, Pentanomial([5, 57, 95, 104, 50]));
+        let run = Pentanomial([1, 9, 15, 13, 6]);
+        let whole = s.llr_with_prior(&run);
+        assert!(close(whole, 2.950), "{whole}");
+        assert_eq!(s.decide(whole), Decision::H1);
+        assert_eq!(s.decide(s.llr_pentanomial(&run)), Decision::Continue);
+        // Split priors add up to the same thing.
+        let split = Sprt::parse(&toks(&["prior=5,50,90,100,50", "prior=0,7,5,4,0"])).unwrap();
+        assert_eq!(split.prior, s.prior);
+        for bad in [
+            "prior=1,2,3",
+            "prior=1,2,3,4,5,6",
+            "prior=1,2,x,4,5",
+            "prior=-1,2,3,4,5",
+            "prior=6,66,110,117,56", // the whole of generation 6's test: decided
+        ] {
+            assert!(Sprt::parse(&toks(&[bad])).is_err(), "{bad}");
+        }
     }
 }

@@ -70,6 +70,15 @@ pub struct Trinomial {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Pentanomial(pub [u64; 5]);
 
+impl std::ops::Add for Pentanomial {
+    type Output = Pentanomial;
+
+    /// The counts of two samples of the same test, summed class by class.
+    fn add(self, other: Pentanomial) -> Pentanomial {
+        Pentanomial(std::array::from_fn(|i| self.0[i] + other.0[i]))
+    }
+}
+
 /// An Elo estimate with its uncertainty.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Estimate {
