@@ -94,16 +94,14 @@ impl Sprt {
                     }
                 }
                 "prior" => {
+                    let bad =
+                        || format!("--sprt: prior needs five counts LL,LD,DD,WD,WW, got '{value}'");
                     let counts: Vec<u64> = value
                         .split(',')
                         .map(str::parse)
                         .collect::<Result<_, _>>()
-                        .map_err(|_| {
-                            format!("--sprt: prior needs five counts LL,LD,DD,WD,WW, got '{value}'")
-                        })?;
-                    let counts: [u64; 5] = counts.try_into().map_err(|_| {
-                        format!("--sprt: prior needs five counts LL,LD,DD,WD,WW, got '{value}'")
-                    })?;
+                        .map_err(|_| bad())?;
+                    let counts: [u64; 5] = counts.try_into().map_err(|_| bad())?;
                     sprt.prior = sprt.prior + Pentanomial(counts);
                 }
                 _ => return Err(format!("--sprt: unknown key '{key}'")),
