@@ -25,14 +25,17 @@ pub struct Args {
     /// activation win).
     #[arg(long)]
     pub resume: Option<PathBuf>,
-    /// Start from this net (`.nnue`, e.g. the embedded one): its hidden
-    /// size and activation win, and a net with one output bucket starts
-    /// each of `--buckets`. A fresh optimiser state.
+    /// Start from this net (`.nnue`, e.g. the embedded one): its
+    /// activation wins, a net with one output bucket starts each of
+    /// `--buckets`, and a larger `--hidden` widens it (new units with zero
+    /// output weights, so it starts computing the same). A fresh optimiser
+    /// state.
     #[arg(long, conflicts_with = "resume")]
     pub init: Option<PathBuf>,
-    /// Hidden size H (a multiple of 16).
-    #[arg(long, default_value_t = 256)]
-    pub hidden: usize,
+    /// Hidden size H (a multiple of 16) [default: 256, or the `--init`
+    /// net's].
+    #[arg(long, conflicts_with = "resume")]
+    pub hidden: Option<usize>,
     /// Output buckets, chosen by the number of pieces (1 to 16).
     #[arg(long, default_value_t = 1)]
     pub buckets: usize,
@@ -101,7 +104,11 @@ pub fn run(a: Args) -> Result<(), String> {
     if !(0.0..=1.0).contains(&a.lambda) || !(0.0..0.9).contains(&a.validation) {
         return Err("--lambda must be in 0..1 and --validation in 0..0.9".to_string());
     }
-    if a.lr <= 0.0 || a.scale <= 0.0 || a.batch == 0 || a.hidden == 0 || a.hidden % 16 != 0 {
+    if a.lr <= 0.0
+        || a.scale <= 0.0
+        || a.batch == 0
+        || a.hidden.is_some_and(|h| h == 0 || h % 16 != 0)
+    {
         return Err(
             "--lr, --scale and --batch must be positive, --hidden a multiple of 16".to_string()
         );
@@ -120,11 +127,17 @@ pub fn run(a: Args) -> Result<(), String> {
                 std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
             let net = crown::eval::nnue::Network::from_bytes(&bytes)
                 .map_err(|e| format!("{}: {e}", path.display()))?;
-            let model = Model::from_network(&net, a.buckets)
+            let mut model = Model::from_network(&net, a.buckets)
                 .map_err(|e| format!("{}: {e}", path.display()))?;
+            if let Some(hidden) = a.hidden.filter(|&h| h != model.hidden) {
+                println!("widening {} hidden units to {hidden}", model.hidden);
+                model = model.widened(hidden, a.seed)?;
+            }
             Checkpoint::start(model)
         }
-        (None, None) => Checkpoint::start(Model::new(a.hidden, a.buckets, activation, a.seed)),
+        (None, None) => {
+            Checkpoint::start(Model::new(a.hidden.unwrap_or(256), a.buckets, activation, a.seed))
+        }
     };
     let start = Instant::now();
     let (mut samples, mut held): (Vec<Sample>, Vec<Sample>) = (Vec::new(), Vec::new());

@@ -211,6 +211,42 @@ impl Model {
         Ok(Model { hidden: p.hidden, activation: p.activation, buckets, params })
     }
 
+    /// This model with `hidden` units (at least its own): the new units get
+    /// small random feature weights (deterministic for `seed`, as in
+    /// [`Model::new`]), a zero bias and zero output weights, so the wider
+    /// model computes exactly what this one does until training moves the
+    /// new output weights (their gradient is not zero wherever a new
+    /// unit is active). How a generation grows its net without starting
+    /// from scratch.
+    pub fn widened(&self, hidden: usize, seed: u64) -> Result<Model, String> {
+        if hidden < self.hidden || hidden % 16 != 0 {
+            return Err(format!(
+                "cannot widen {} hidden units to {hidden} (at least as many, a multiple of 16)",
+                self.hidden
+            ));
+        }
+        let (old, new) = (self.layout(), Layout::of(hidden, self.buckets));
+        let fresh = Model::new(hidden, self.buckets, self.activation, seed);
+        let h = self.hidden;
+        let mut params = Vec::with_capacity(new.end);
+        for f in 0..INPUTS {
+            params.extend_from_slice(&self.params[f * h..(f + 1) * h]);
+            params.extend_from_slice(&fresh.params[f * hidden + h..(f + 1) * hidden]);
+        }
+        params.extend_from_slice(&self.params[old.b1..old.w2]);
+        params.resize(new.w2, 0.0);
+        for b in 0..self.buckets {
+            let (w2, _) = old.output(b);
+            for k in 0..2 {
+                params.extend_from_slice(&self.params[w2 + k * h..w2 + (k + 1) * h]);
+                params.resize(params.len() + hidden - h, 0.0);
+            }
+        }
+        params.extend_from_slice(&self.params[old.b2..old.end]);
+        debug_assert_eq!(params.len(), new.end);
+        Ok(Model { hidden, activation: self.activation, buckets: self.buckets, params })
+    }
+
     fn layout(&self) -> Layout {
         Layout::of(self.hidden, self.buckets)
     }
@@ -529,6 +565,46 @@ mod tests {
         }
         let eight = trained_like(Activation::Clipped, 8, 4).quantise().unwrap();
         assert!(Model::from_network(&eight, 4).is_err());
+    }
+
+    #[test]
+    fn a_widened_model_computes_the_same_and_its_new_units_learn() {
+        let model = trained_like(Activation::SquaredClipped, 8, 5);
+        let wide = model.widened(384, 9).unwrap();
+        assert_eq!((wide.hidden, wide.buckets, wide.len()), (384, 8, parameter_count(384, 8)));
+        let start = <crown::chess::Position as crown::game::Game>::from_fen(
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            crown::game::Variant::Chess,
+        )
+        .unwrap();
+        let (mut narrow_scratch, mut wide_scratch) = (model.scratch(), wide.scratch());
+        let l = Layout::of(384, 8);
+        let mut new_unit_gradient = 0.0f32;
+        for pos in crown::game::random_playout(start, 60, 3) {
+            let s = Sample::new(
+                Square::all().filter_map(|sq| pos.piece_on(sq).map(|p| (sq, p))),
+                crown::game::Game::side_to_move(&pos),
+                0,
+                1,
+            )
+            .unwrap();
+            let (a, b) =
+                (model.forward(&s, &mut narrow_scratch), wide.forward(&s, &mut wide_scratch));
+            assert!((a - b).abs() <= 1e-5 * a.abs().max(1.0), "{a} vs {b}");
+            let mut grad = vec![0.0; wide.len()];
+            wide.backward(&s, &wide_scratch, 1.0, &mut grad);
+            let (w2, _) = l.output(model.bucket_of(&s));
+            new_unit_gradient += grad[w2 + 256..w2 + 384].iter().map(|g| g.abs()).sum::<f32>();
+        }
+        assert!(new_unit_gradient > 0.0, "the new units' output weights never move");
+        // The old units keep their weights; the new ones start silent.
+        assert_eq!(wide.params[..256], model.params[..256]);
+        assert_eq!(wide.params[384..384 + 256], model.params[256..512]);
+        let (w2, _) = l.output(3);
+        assert!(wide.params[w2 + 256..w2 + 384].iter().all(|&w| w == 0.0));
+        assert!(wide.params[256..384].iter().any(|&w| w != 0.0));
+        assert!(model.widened(128, 1).is_err());
+        assert!(model.widened(300, 1).is_err());
     }
 
     #[test]
