@@ -92,6 +92,30 @@ mod tests {
     }
 
     #[test]
+    fn the_overflow_bounds_are_checked_on_load() {
+        let net = evaluator::tests::random_network(32, network::Activation::SquaredClipped, 7);
+        let with = |edit: &dyn Fn(&mut network::Parts)| {
+            let mut parts = net.parts().clone();
+            edit(&mut parts);
+            Network::new(parts)
+        };
+        // Output weights far beyond QA: fine since the kernel squares the
+        // activation first; a product of i32 range is not.
+        let wide = with(&|p| p.output_weights.iter_mut().for_each(|w| *w = 2000));
+        let wide = wide.expect("32 * 181^2 * 2000 fits i32");
+        let acc = vec![181i16; 32];
+        // Every lane at QA: (2 * 32 * 181^2 * 2000 / 181 + bias) * 400 / (181 * 64).
+        let want = (2 * 32 * 181 * 2000 + i64::from(net.parts().output_bias[0])) * 400 / (181 * 64);
+        assert_eq!(i64::from(wide.output(&acc, &acc, 32)), want);
+        let too_wide = with(&|p| p.output_weights.iter_mut().for_each(|w| *w = 2100));
+        assert!(matches!(too_wide, Err(NetError::Range(_))), "32 * 181^2 * 2100 overflows i32");
+        let qa = with(&|p| p.qa = 182);
+        assert!(matches!(qa, Err(NetError::Range(_))), "182^2 overflows i16");
+        let big_lane = with(&|p| p.feature_weights[5] = 1100);
+        assert!(matches!(big_lane, Err(NetError::Range(_))), "32 * 1100 overflows i16");
+    }
+
+    #[test]
     fn nets_with_output_buckets_round_trip_and_choose_by_pieces() {
         use network::bucket;
         // 8 buckets: 2-5, 6-9, ..., 26-29, 30-32 pieces.

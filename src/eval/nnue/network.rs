@@ -30,7 +30,9 @@
 //! # Invariants checked on load
 //! Besides shape, size and checksum, loading proves that integer arithmetic
 //! cannot overflow on any legal board (at most 32 active features): every
-//! accumulator lane stays within `i16`, and the output sum within `i32`.
+//! accumulator lane stays within `i16`, each perspective's output dot
+//! product within `i32` (the two are added in `i64`), and for the squared
+//! activation `QA * QA` within `i16` (the kernel squares in `i16`).
 //! A file that fails any check is refused with a [`NetError`] and nothing
 //! else changes.
 //!
@@ -233,18 +235,18 @@ impl Network {
             Activation::Clipped => qa,
             Activation::SquaredClipped => qa * qa,
         };
-        if parts.activation == Activation::SquaredClipped {
-            // The kernel forms v * w in i16 before widening.
-            let widest =
-                parts.output_weights.iter().map(|&w| i64::from(w).abs()).max().unwrap_or(0);
-            if qa * widest > i64::from(i16::MAX) {
-                return Err(NetError::Range("QA * output weight overflows i16"));
-            }
+        // The squared kernel forms v * v in i16 before widening.
+        if parts.activation == Activation::SquaredClipped && qa * qa > i64::from(i16::MAX) {
+            return Err(NetError::Range(
+                "QA * QA overflows i16 (the squared activation needs QA <= 181)",
+            ));
         }
-        for (weights, &bias) in parts.output_weights.chunks(2 * h).zip(&parts.output_bias) {
+        // Each perspective's dot product is an i32 sum; the two and the
+        // bias are added in i64.
+        for weights in parts.output_weights.chunks(h) {
             let bound: i64 = weights.iter().map(|&w| i64::from(w).abs() * per_unit).sum();
-            if bound + i64::from(bias).abs() > i64::from(i32::MAX) {
-                return Err(NetError::Range("the output sum could overflow i32"));
+            if bound > i64::from(i32::MAX) {
+                return Err(NetError::Range("an output dot product could overflow i32"));
             }
         }
         Ok(Network { parts, kernel: Kernel::detect() })
@@ -389,17 +391,18 @@ impl Network {
         let b = bucket(pieces, p.buckets);
         let (w_us, w_them) = p.output_weights[2 * h * b..2 * h * (b + 1)].split_at(h);
         let qa = p.qa as i16;
+        let (qa64, qb) = (i64::from(p.qa), i64::from(p.qb));
         let sum = match p.activation {
             Activation::Clipped => {
-                self.kernel.clipped_dot(us, w_us, qa) + self.kernel.clipped_dot(them, w_them, qa)
+                i64::from(self.kernel.clipped_dot(us, w_us, qa))
+                    + i64::from(self.kernel.clipped_dot(them, w_them, qa))
             }
             Activation::SquaredClipped => {
-                let s = self.kernel.squared_dot(us, w_us, qa)
-                    + self.kernel.squared_dot(them, w_them, qa);
-                s / i32::from(p.qa)
+                (i64::from(self.kernel.squared_dot(us, w_us, qa))
+                    + i64::from(self.kernel.squared_dot(them, w_them, qa)))
+                    / qa64
             }
         };
-        let (qa, qb) = (i64::from(p.qa), i64::from(p.qb));
-        ((i64::from(sum) + i64::from(p.output_bias[b])) * i64::from(p.scale) / (qa * qb)) as i32
+        ((sum + i64::from(p.output_bias[b])) * i64::from(p.scale) / (qa64 * qb)) as i32
     }
 }

@@ -83,8 +83,9 @@ impl Kernel {
         }
     }
 
-    /// `sum(clamp(acc, 0, qa)^2 * w)`, with `clamp * w` formed in `i16`
-    /// (the loader checks `qa * |w| <= i16::MAX`).
+    /// `sum(clamp(acc, 0, qa)^2 * w)`, with the square formed in `i16`
+    /// (the loader checks `qa * qa <= i16::MAX`, so any `i16` weight
+    /// works and the output weights' unit is not bounded by `qa`).
     #[inline]
     pub fn squared_dot(self, acc: &[i16], w: &[i16], qa: i16) -> i32 {
         match self {
@@ -154,7 +155,7 @@ fn squared_dot(acc: &[i16], w: &[i16], qa: i16) -> i32 {
         .zip(w)
         .map(|(&a, &w)| {
             let v = a.clamp(0, qa);
-            i32::from(v) * i32::from(v.wrapping_mul(w))
+            i32::from(v.wrapping_mul(v)) * i32::from(w)
         })
         .sum()
 }
@@ -182,7 +183,7 @@ mod avx2 {
             };
             let v = _mm256_min_epi16(_mm256_max_epi16(a, zero), top);
             let product = if SQUARED {
-                _mm256_madd_epi16(v, _mm256_mullo_epi16(v, w))
+                _mm256_madd_epi16(_mm256_mullo_epi16(v, v), w)
             } else {
                 _mm256_madd_epi16(v, w)
             };
@@ -222,7 +223,8 @@ mod tests {
         let best = Kernel::detect();
         for h in [16, 48, 256] {
             let acc = noise(h, 1, 400);
-            let w = noise(h, 2, 127);
+            // Weights beyond 181 would overflow the old `v * w` in `i16`.
+            let w = noise(h, 2, 250);
             assert_eq!(best.clipped_dot(&acc, &w, 181), clipped_dot(&acc, &w, 181));
             assert_eq!(best.squared_dot(&acc, &w, 181), squared_dot(&acc, &w, 181));
             let rows: Vec<Vec<i16>> = (0..5).map(|i| noise(h, 10 + i, 300)).collect();
