@@ -487,6 +487,28 @@ mod tests {
         }
     }
 
+    /// Positions of random games from the start position: `plies` each,
+    /// one game per seed.
+    fn playouts(seeds: std::ops::RangeInclusive<u64>, plies: usize) -> Vec<crown::chess::Position> {
+        let start = <crown::chess::Position as crown::game::Game>::from_fen(
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            crown::game::Variant::Chess,
+        )
+        .unwrap();
+        seeds.flat_map(|seed| crown::game::random_playout(start.clone(), plies, seed)).collect()
+    }
+
+    /// The training sample of `pos` (score and result unused).
+    fn sample_of(pos: &crown::chess::Position) -> Sample {
+        Sample::new(
+            Square::all().filter_map(|sq| pos.piece_on(sq).map(|p| (sq, p))),
+            crown::game::Game::side_to_move(pos),
+            0,
+            1,
+        )
+        .unwrap()
+    }
+
     /// A model with weights of the size training gives (the first net:
     /// feature weights up to 0.35, output weights up to 0.3), biases
     /// putting many lanes inside the clipping range.
@@ -536,15 +558,8 @@ mod tests {
     fn the_kept_nets_load() {
         use crown::eval::nnue::NetworkEvaluator;
         use crown::eval::Evaluator;
-        use crown::game::{random_playout, Game, Variant};
         use std::sync::Arc;
-        let start = <crown::chess::Position as Game>::from_fen(
-            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
-            Variant::Chess,
-        )
-        .unwrap();
-        let positions: Vec<_> =
-            (1..=3).flat_map(|seed| random_playout(start.clone(), 60, seed)).collect();
+        let positions = playouts(1..=3, 60);
         let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("nets");
         let mut count = 0;
         for entry in std::fs::read_dir(&dir).expect("tuning/nets") {
@@ -597,22 +612,11 @@ mod tests {
         let model = trained_like(Activation::SquaredClipped, 8, 5);
         let wide = model.widened(384, 9).unwrap();
         assert_eq!((wide.hidden, wide.buckets, wide.len()), (384, 8, parameter_count(384, 8)));
-        let start = <crown::chess::Position as crown::game::Game>::from_fen(
-            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
-            crown::game::Variant::Chess,
-        )
-        .unwrap();
         let (mut narrow_scratch, mut wide_scratch) = (model.scratch(), wide.scratch());
         let l = Layout::of(384, 8);
         let mut new_unit_gradient = 0.0f32;
-        for pos in crown::game::random_playout(start, 60, 3) {
-            let s = Sample::new(
-                Square::all().filter_map(|sq| pos.piece_on(sq).map(|p| (sq, p))),
-                crown::game::Game::side_to_move(&pos),
-                0,
-                1,
-            )
-            .unwrap();
+        for pos in playouts(3..=3, 60) {
+            let s = sample_of(&pos);
             let (a, b) =
                 (model.forward(&s, &mut narrow_scratch), wide.forward(&s, &mut wide_scratch));
             assert!((a - b).abs() <= 1e-5 * a.abs().max(1.0), "{a} vs {b}");
