@@ -453,13 +453,7 @@ mod tests {
                 crown::game::Variant::Chess,
             )
             .unwrap();
-            let s = Sample::new(
-                crown::chess::Square::all().filter_map(|sq| pos.piece_on(sq).map(|p| (sq, p))),
-                Side::White,
-                0,
-                1,
-            )
-            .unwrap();
+            let s = sample_of(&pos);
             let mut scratch = model.scratch();
             model.forward(&s, &mut scratch);
             let mut grad = vec![0.0; model.len()];
@@ -490,12 +484,9 @@ mod tests {
     /// Positions of random games from the start position: `plies` each,
     /// one game per seed.
     fn playouts(seeds: std::ops::RangeInclusive<u64>, plies: usize) -> Vec<crown::chess::Position> {
-        let start = <crown::chess::Position as crown::game::Game>::from_fen(
-            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
-            crown::game::Variant::Chess,
-        )
-        .unwrap();
-        seeds.flat_map(|seed| crown::game::random_playout(start.clone(), plies, seed)).collect()
+        use crown::game::{random_playout, Game, Variant};
+        let start = crown::chess::Position::start(Variant::Chess);
+        seeds.flat_map(|seed| random_playout(start.clone(), plies, seed)).collect()
     }
 
     /// The training sample of `pos` (score and result unused).
@@ -650,15 +641,8 @@ mod tests {
         // error is measured separately (tuning/README.md).
         use crown::eval::nnue::NetworkEvaluator;
         use crown::eval::Evaluator;
-        use crown::game::{random_playout, Game, Variant};
         use std::sync::Arc;
-        let start = <crown::chess::Position as Game>::from_fen(
-            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
-            Variant::Chess,
-        )
-        .unwrap();
-        let positions: Vec<_> =
-            (1..=10).flat_map(|seed| random_playout(start.clone(), 99, seed)).take(1000).collect();
+        let positions: Vec<_> = playouts(1..=10, 99).into_iter().take(1000).collect();
         assert_eq!(positions.len(), 1000);
         let buckets: std::collections::BTreeSet<usize> =
             positions.iter().map(|p| bucket(p.occupancy().count(), 8)).collect();
@@ -672,13 +656,7 @@ mod tests {
                 let mut scratch = model.scratch();
                 let (mut worst, mut total, mut spread) = (0.0f64, 0.0, 0.0f64);
                 for pos in &positions {
-                    let s = Sample::new(
-                        Square::all().filter_map(|sq| pos.piece_on(sq).map(|p| (sq, p))),
-                        pos.side_to_move(),
-                        0,
-                        1,
-                    )
-                    .unwrap();
+                    let s = sample_of(pos);
                     let float = f64::from(model.forward(&s, &mut scratch)) * f64::from(SCALE);
                     let int = f64::from(eval.evaluate(pos));
                     let error = (int - float).abs();
