@@ -7,12 +7,13 @@ use crown::draughts;
 use crown::engine::Engine;
 use crown::eval::Playable;
 use crown::game::{Game, Variant};
-use crown::score::mate_in_moves;
+use crown::score::{is_mate, mate_in_moves, INFINITE};
 use crown::search::tt::TranspositionTable;
-use crown::search::{Info, Limits, Reporter, Signals};
+use crown::search::{Info, Limits, Reporter, Signals, Worker};
 use parking_lot::Mutex;
+use std::sync::atomic::Ordering;
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// Records what the search reports.
 #[derive(Default)]
@@ -233,4 +234,28 @@ fn node_limit_is_honoured() {
     let last = infos.last().unwrap();
     // The limit is checked every 1024 nodes.
     assert!(last.nodes <= 20_000 + 2048, "{}", last.nodes);
+}
+
+#[test]
+fn a_search_stopped_before_depth_one_reports_no_mate() {
+    // The stop flag is up before the search starts, so its first iteration
+    // ends before any root move is scored (as when `stop` or the end of input
+    // follows `go` at once). The answer is still a legal move, and neither
+    // it nor the last line carries the -INFINITE the root moves start from
+    // (it printed as `mate 0`). The start position has no mate to find.
+    let pos = chess(chess::START_FEN);
+    let tt = Arc::new(TranspositionTable::new(1).unwrap());
+    let signals = Arc::new(Signals::default());
+    let mut worker = Worker::<chess::Position>::new(0, tt, signals.clone());
+    signals.stop.store(true, Ordering::Relaxed);
+    let record = Record::default();
+    let found = worker.think(&pos, &[], &depth(10), &record, Instant::now());
+    let mut legal = <chess::Position as Game>::MoveList::default();
+    pos.generate(&mut legal);
+    let best = *found.pv.first().expect("a move");
+    assert!(legal.contains(&best), "illegal move {best:?}");
+    assert!(!is_mate(found.score) && found.score > -INFINITE, "score {}", found.score);
+    for info in record.infos.lock().iter() {
+        assert!(!is_mate(info.score), "reported score {}", info.score);
+    }
 }

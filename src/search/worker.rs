@@ -296,9 +296,12 @@ impl<G: Playable> Worker<G> {
                     reporter.info(root, &self.info(i, depth, ScoreBound::Exact, start));
                 }
             }
-            if self.stopped && depth > 1 {
-                // A stopped iteration still counts when its first move was
-                // searched fully: the sorted root list holds sound results.
+            // A stopped iteration still counts when its first move was
+            // searched fully: the sorted root list holds sound results. One
+            // stopped before any root move was (at depth 1 too: a `stop` or
+            // the end of input right after `go`) leaves the outcome as it
+            // was, since its score is still -INFINITE, which reads as a mate.
+            if self.stopped && (depth > 1 || self.root_moves[0].score == -INFINITE) {
                 if self.root_moves[0].score > -INFINITE {
                     outcome.pv.clone_from(&self.root_moves[0].pv);
                     outcome.score = self.root_moves[0].score;
