@@ -240,9 +240,10 @@ fn node_limit_is_honoured() {
 fn a_search_stopped_before_depth_one_reports_no_mate() {
     // The stop flag is up before the search starts, so its first iteration
     // ends before any root move is scored (as when `stop` or the end of input
-    // follows `go` at once). The answer is still a legal move, and neither
-    // it nor the last line carries the -INFINITE the root moves start from
-    // (it printed as `mate 0`). The start position has no mate to find.
+    // follows `go` at once). The answer is still a legal move, and its score
+    // (which the pool prints as the last line) is not the -INFINITE the
+    // root moves start from (it printed as `mate 0`). The start position
+    // has no mate to find.
     let pos = chess(chess::START_FEN);
     let tt = Arc::new(TranspositionTable::new(1).unwrap());
     let signals = Arc::new(Signals::default());

@@ -297,12 +297,14 @@ impl<G: Playable> Worker<G> {
                 }
             }
             // A stopped iteration still counts when its first move was
-            // searched fully: the sorted root list holds sound results. One
-            // stopped before any root move was (at depth 1 too: a `stop` or
-            // the end of input right after `go`) leaves the outcome as it
-            // was, since its score is still -INFINITE, which reads as a mate.
-            if self.stopped && (depth > 1 || self.root_moves[0].score == -INFINITE) {
-                if self.root_moves[0].score > -INFINITE {
+            // searched fully: the sorted root list holds sound results (at
+            // depth 1 they are the whole outcome, below). One stopped before
+            // any root move was (a `stop` or the end of input right after
+            // `go`) leaves the outcome as it was: the first score is still
+            // -INFINITE, which reads as a mate.
+            let first_scored = self.root_moves[0].score > -INFINITE;
+            if self.stopped && !(depth == 1 && first_scored) {
+                if first_scored {
                     outcome.pv.clone_from(&self.root_moves[0].pv);
                     outcome.score = self.root_moves[0].score;
                 }
