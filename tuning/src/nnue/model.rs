@@ -541,7 +541,7 @@ mod tests {
     }
 
     /// The nets kept in `tuning/nets/` (candidates under test, see
-    /// tuning/README.md) are valid net files the trainer can start from,
+    /// tuning/nets/README.md) are valid net files the trainer can start from,
     /// and exported again in the trainer's units (QB 256 where they have
     /// 64: every weight lands on the new grid) they score every position as
     /// before, up to the final division's truncation (1 cp).
