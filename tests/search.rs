@@ -88,7 +88,7 @@ fn finds_mate_in_two() {
     // network reverse futility pruning (step 7) cut White's second move
     // with a plain score, so the mate showed only at depth 8 (as mate in 3)
     // and 9 (mate in 2); generations 4, 6, 7 and 8 show it at depth 5 and
-    // generation 10 at depth 6, generation 11 (embedded) at depth 8 (README,
+    // generations 10 and 12 (embedded) at depth 6, generation 11 at depth 8 (README,
     // "What each search step earns"). The last iteration must score it in
     // moves, whatever the net.
     let pos = chess("7k/8/8/8/8/8/1R6/R5K1 w - - 0 1");
