@@ -89,6 +89,47 @@ impl fmt::Display for Outcome {
     }
 }
 
+/// The result of a finished game as a record keeps it: who won, not why
+/// ([`Outcome`] says why when the rules ended it). The match runner, its
+/// game files and the tuner's training records share it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GameResult {
+    /// White won.
+    WhiteWins,
+    /// Black won.
+    BlackWins,
+    /// Drawn.
+    Draw,
+}
+
+impl GameResult {
+    /// A win for `side`.
+    pub const fn win_for(side: Side) -> GameResult {
+        match side {
+            Side::White => GameResult::WhiteWins,
+            Side::Black => GameResult::BlackWins,
+        }
+    }
+
+    /// The PGN result text (`1-0`, `0-1`, `1/2-1/2`).
+    pub fn pgn(self) -> &'static str {
+        match self {
+            GameResult::WhiteWins => "1-0",
+            GameResult::BlackWins => "0-1",
+            GameResult::Draw => "1/2-1/2",
+        }
+    }
+
+    /// The PDN result text (`2-0`, `0-2`, `1-1`).
+    pub fn pdn(self) -> &'static str {
+        match self {
+            GameResult::WhiteWins => "2-0",
+            GameResult::BlackWins => "0-2",
+            GameResult::Draw => "1-1",
+        }
+    }
+}
+
 /// The result for the side to move when it has no legal move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum NoMoveResult {
@@ -383,6 +424,7 @@ impl Variant {
     /// programs use: `normal` and `standard` (Scan, Hub, pydraughts) for
     /// international, `losing` for antidraughts, `bt` (Scan) for
     /// breakthrough, `frysk!` (lidraughts) for frysk, `fischerandom` for 960.
+    /// The same as [`str::parse`] (the `FromStr` impl) without the error.
     pub fn parse(text: &str) -> Option<Variant> {
         let lower = text.trim().to_ascii_lowercase();
         Some(match lower.as_str() {
@@ -409,6 +451,33 @@ impl Variant {
 impl fmt::Display for Variant {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())
+    }
+}
+
+/// A variant name that [`Variant::parse`] does not know.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnknownVariant(pub String);
+
+impl fmt::Display for UnknownVariant {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "unknown variant '{}' (known: ", self.0)?;
+        for (i, v) in Variant::ALL.iter().enumerate() {
+            f.write_str(if i == 0 { "" } else { ", " })?;
+            f.write_str(v.name())?;
+        }
+        f.write_str(")")
+    }
+}
+
+impl std::error::Error for UnknownVariant {}
+
+/// `"frc".parse::<Variant>()`: every name and alias of [`Variant::parse`],
+/// with an error that names the text and the known variants.
+impl std::str::FromStr for Variant {
+    type Err = UnknownVariant;
+
+    fn from_str(text: &str) -> Result<Variant, UnknownVariant> {
+        Variant::parse(text).ok_or_else(|| UnknownVariant(text.to_string()))
     }
 }
 
@@ -489,7 +558,7 @@ macro_rules! for_variant {
 /// The positions of a deterministic pseudo-random game from `start`: `start`
 /// itself, then the position after each of up to `plies` uniformly drawn
 /// legal moves (fewer when the game ends). `seed` picks the game; the draw is
-/// a xorshift64 generator, so the same seed gives the same game everywhere
+/// [`crate::rng::xorshift64`], so the same seed gives the same game everywhere
 /// (benches, tests).
 pub fn random_playout<G: Game>(start: G, plies: usize, seed: u64) -> Vec<G> {
     let mut state = if seed == 0 { 0x9E37_79B9_7F4A_7C15 } else { seed };
@@ -501,10 +570,8 @@ pub fn random_playout<G: Game>(start: G, plies: usize, seed: u64) -> Vec<G> {
         if list.is_empty() {
             break;
         }
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        pos.play(list[(state % list.len() as u64) as usize]);
+        let random = crate::rng::xorshift64(&mut state);
+        pos.play(list[(random % list.len() as u64) as usize]);
         positions.push(pos.clone());
     }
     positions
@@ -527,6 +594,23 @@ mod tests {
         assert_eq!(Variant::parse("Frysk!"), Some(Variant::Frysk));
         assert_eq!(Variant::parse("frisia"), None);
         assert_eq!(Variant::parse(""), None);
+        // FromStr: the same names, and an error naming the text.
+        for (text, v) in [
+            ("Chess960", Variant::Chess960),
+            ("fischerandom", Variant::Chess960),
+            ("frc", Variant::Chess960),
+            ("standard", Variant::International),
+            ("american", Variant::English),
+            ("checkers", Variant::English),
+            ("frysk!", Variant::Frysk),
+        ] {
+            assert_eq!(text.parse::<Variant>(), Ok(v));
+        }
+        let error = "frisia".parse::<Variant>().unwrap_err().to_string();
+        assert!(error.starts_with("unknown variant 'frisia' (known: chess, chess960,"), "{error}");
+        assert!(error.ends_with("frisian, frysk)"), "{error}");
+        assert_eq!(GameResult::win_for(Side::Black), GameResult::BlackWins);
+        assert_eq!((GameResult::Draw.pgn(), GameResult::Draw.pdn()), ("1/2-1/2", "1-1"));
     }
 
     #[test]

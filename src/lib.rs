@@ -2,7 +2,7 @@
 //!
 //! The crate is a library (rules, evaluation, search, engine, protocols) and a
 //! thin binary (`src/main.rs`). The map of the modules and the data flow
-//! between them is `ARCHITECTURE.md` of the project; in short, dependencies
+//! between them is `docs/architecture.md` of the repository; in short, dependencies
 //! point one way: protocol → engine → search → {rules, eval, tt, time}.
 //!
 //! The lint wall below is part of the house style: every public item is
@@ -23,6 +23,7 @@ pub mod eval;
 pub mod game;
 pub mod perft;
 pub mod protocol;
+pub mod rng;
 pub mod score;
 pub mod search;
 pub mod tablebase;

@@ -38,8 +38,9 @@ enum Command {
     /// Search fixed positions of every game to a fixed depth on one thread;
     /// the last line is `<nodes> nodes <nps> nps`.
     Bench {
-        /// Depth per position.
-        depth: Option<i32>,
+        /// Depth per position (1..=30; 0 reads as 1).
+        #[arg(value_parser = crown::engine::session::bench_depth)]
+        depth: Option<u32>,
         /// Bench only this game (chess, chess960, international, ...).
         #[arg(long, value_parser = variant_arg)]
         variant: Option<Variant>,
@@ -255,6 +256,7 @@ fn main() -> ExitCode {
             let printer = Printer::stdout();
             let variants = variant.map_or(Variant::ALL.to_vec(), |v| vec![v]);
             let never = std::sync::atomic::AtomicBool::new(false);
+            let depth = depth.map(|d| d as i32);
             crown::bench::run(depth, &variants, &never, &|line| printer.line(line));
             Ok(())
         }
@@ -276,9 +278,10 @@ fn main() -> ExitCode {
     }
 }
 
-/// A game name on the command line.
+/// A game name on the command line: [`Variant`]'s `FromStr` (every name and
+/// alias; the error names the known variants).
 fn variant_arg(text: &str) -> Result<Variant, String> {
-    Variant::parse(text).ok_or_else(|| format!("unknown variant '{text}'"))
+    text.parse::<Variant>().map_err(|e| e.to_string())
 }
 
 /// `crown perft`: Stockfish's output format, then time and speed.
@@ -341,10 +344,10 @@ mod egtb {
     }
 
     fn variant_of(name: &str) -> Result<Variant, String> {
-        match Variant::parse(name) {
-            Some(v) if !v.is_chess() => Ok(v),
-            Some(v) => Err(format!("{v} has no endgame tables (draughts variants only)")),
-            None => Err(format!("unknown variant '{name}'")),
+        match name.parse::<Variant>() {
+            Ok(v) if !v.is_chess() => Ok(v),
+            Ok(v) => Err(format!("{v} has no endgame tables (draughts variants only)")),
+            Err(e) => Err(e.to_string()),
         }
     }
 

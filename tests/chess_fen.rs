@@ -155,15 +155,12 @@ fn syntax_errors_are_typed() {
     assert_eq!(pos.halfmove_clock(), 0);
 }
 
-/// A small deterministic generator for the fuzz run.
+/// A small deterministic generator for the fuzz run (xorshift64).
 struct Rng(u64);
 
 impl Rng {
     fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
+        crown::rng::xorshift64(&mut self.0)
     }
 
     fn below(&mut self, n: usize) -> usize {

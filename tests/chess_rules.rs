@@ -8,14 +8,12 @@ mod chess_support;
 use crown::chess::{attacks, MoveList, PieceKind, Position};
 use crown::game::{DrawReason, Game, Outcome, Side, Variant};
 
+/// xorshift64 ([`crown::rng::xorshift64`]): deterministic games.
 struct Rng(u64);
 
 impl Rng {
     fn below(&mut self, n: usize) -> usize {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        (self.0 % n.max(1) as u64) as usize
+        (crown::rng::xorshift64(&mut self.0) % n.max(1) as u64) as usize
     }
 }
 

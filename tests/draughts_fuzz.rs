@@ -10,14 +10,12 @@ use crown::draughts::rules::{self, Rules};
 use crown::draughts::Position;
 use crown::game::Game;
 
+/// xorshift64* ([`crown::rng::xorshift64_star`]): deterministic seeds.
 struct Rng(u64);
 
 impl Rng {
     fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
+        crown::rng::xorshift64_star(&mut self.0)
     }
     fn below(&mut self, n: usize) -> usize {
         (self.next() % n.max(1) as u64) as usize

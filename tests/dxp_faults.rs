@@ -2,8 +2,10 @@
 //! protocol version, an impossible position, illegal, unmatchable and
 //! out-of-turn moves, an oversize message, a dropped and a stalled
 //! connection. Crown must answer each per the protocol or end the game or
-//! connection cleanly, keep running, and accept the next game.
+//! connection cleanly, keep running, and accept the next game. Command-line
+//! values the protocol cannot honour are refused before any connection.
 
+mod cli_support;
 mod dxp_support;
 
 use dxp_support::{free_port, gamereq, scratch, Crown, Peer};
@@ -147,4 +149,27 @@ fn crown_survives_every_fault_and_accepts_the_next_game() {
         assert!(text.contains(note), "log lacks {note:?}:\n{text}");
     }
     assert!(!text.contains("panic"), "{text}");
+}
+
+#[test]
+fn values_the_protocol_cannot_carry_are_refused() {
+    // Issue 84, item 8: a name over 32 characters was cut, `--timeout 0`
+    // acted as 1 s, both without a word. Refused before connecting (to a
+    // port where nobody listens).
+    let long = "n".repeat(33);
+    for (args, named) in [
+        (["--name", long.as_str()], "--name"),
+        (["--name", "Crown Böse"], "--name"),
+        (["--timeout", "0"], "--timeout"),
+    ] {
+        let mut all = vec!["dxp", "--connect", "127.0.0.1:1"];
+        all.extend(args);
+        let (ok, _, err) = cli_support::crown(&all);
+        assert!(!ok && err.contains(named) && !err.contains("connect"), "{args:?}: {err}");
+    }
+    // 32 characters are taken whole (the connection then fails).
+    let name = &long[1..];
+    let (ok, _, err) =
+        cli_support::crown(&["dxp", "--connect", "127.0.0.1:1", "--timeout", "1", "--name", name]);
+    assert!(!ok && err.contains("cannot connect"), "{err}");
 }

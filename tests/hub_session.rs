@@ -1,7 +1,8 @@
 //! Scripted Hub v2 sessions against the built binary (`crown hub`): the
 //! handshake, every parameter (good and bad values), every variant, every
 //! `level` form, `ping` and `stop` during searches, pondering, and a hostile
-//! transcript after which the engine still answers and searches.
+//! transcript after which the engine still answers and searches; and the
+//! Hub items of issue 84 (a `stop` at once, error texts, empty values).
 //!
 //! Every `done move=` is checked with the library's own codecs: the move must
 //! parse as a legal move of the position sent and be written back in exactly
@@ -482,7 +483,7 @@ fn answer(hub: &mut Hub, pos: &str, moves: &[String]) -> String {
 /// pydraughts generations send `pos=` in the layout; 0.5.7 the moves and
 /// the answer in it too, 0.6.7 the moves in the variant's numbering (and
 /// gets its answer so). Without moves the answer follows the `numbering`
-/// parameter. Measured traffic: README, "Hub and lidraughts bots".
+/// parameter. Measured traffic: docs/hub.md, "Hub and lidraughts bots".
 #[test]
 fn lidraughts_layout_and_both_pydraughts_generations() {
     use crown::draughts::layout::Layout;
@@ -656,4 +657,73 @@ fn book_moves_are_played_at_once_where_the_book_has_the_position() {
     assert!(game_move(&mut hub, &[]).1);
     hub.quit();
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn stop_at_once_still_plays_a_finished_depth_one() {
+    // Issue 84, item 1: `go analyze` and `stop` at once answered the first
+    // root move with `nodes=0`, unsearched.
+    let mut hub = Hub::start();
+    let start = start_hub::<InternationalRules>();
+    hub.send(&pos_line(&start, &[]));
+    for _ in 0..3 {
+        hub.send("go analyze");
+        hub.send("stop");
+        let (mv, before) = hub.done();
+        let mv = mv.expect("a move");
+        check_move::<InternationalRules>(&start, &[], &mv);
+        let info = before.iter().rev().find(|l| l.starts_with("info ")).expect("an info line");
+        let value = |key: &str| {
+            let at = info.find(&format!(" {key}=")).expect(key) + key.len() + 2;
+            info[at..].trim_start_matches('"').split([' ', '"']).next().unwrap().to_string()
+        };
+        assert!(value("nodes").parse::<u64>().unwrap() > 0, "{info}");
+        assert_eq!(value("pv"), mv, "{info}");
+    }
+    hub.quit();
+}
+
+#[test]
+fn errors_name_the_moves_the_client_sent() {
+    // Issue 84, item 4: with `numbering=auto`, Russian, the message named
+    // the move as read in the other numbering ('10-14').
+    let mut hub = Hub::start();
+    assert!(!hub.errs("set-param name=variant value=russian"));
+    for (line, named) in [
+        ("pos start moves=\"22-18 22-18\"", "move 2 '22-18'"),
+        ("pos start moves=\"22-18 11-15 22-18\"", "move 3 '22-18'"),
+        // Legal up to move 4 in the variant's numbering, not even move 1 in
+        // lidraughts' (where `9-13` read as '21-17'): the reading that got
+        // further names the fault.
+        ("pos start moves=\"9-13 21-17 13-18 17-13\"", "move 4 '17-13'"),
+    ] {
+        hub.send(line);
+        let lines = hub.sync();
+        assert!(lines.iter().any(|l| l.starts_with("error ") && l.contains(named)), "{lines:?}");
+    }
+    hub.quit();
+}
+
+#[test]
+fn empty_values_are_the_defaults() {
+    // Issue 84, item 6: an empty `eval-file` chose the hand-set evaluation
+    // instead of the default.
+    use crown::engine::options::DEFAULT_NET;
+    let mut hub = Hub::start();
+    let default = start_score(&mut hub, 5);
+    for empty in ["value=", "value=\"\""] {
+        assert!(hub.sync().is_empty());
+        hub.send("set-param name=eval-file value=<none>");
+        hub.sync();
+        hub.send(&format!("set-param name=eval-file {empty}"));
+        let lines = hub.sync();
+        assert!(lines.iter().any(|l| l.contains(&format!("EvalFile {DEFAULT_NET}"))), "{lines:?}");
+        assert_eq!(start_score(&mut hub, 5), default, "{empty}");
+    }
+    for empty in ["egtb value=", "book value=\"\""] {
+        hub.send(&format!("set-param name={empty}"));
+        let lines = hub.sync();
+        assert!(lines.iter().all(|l| !l.contains("not a directory")), "{empty}: {lines:?}");
+    }
+    hub.quit();
 }

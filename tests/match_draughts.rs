@@ -8,7 +8,8 @@
 
 use crown::chess::san::san;
 use crown::game::Variant;
-use crown::tournament::openings::{parse_games, random_opening, realise, Rng};
+use crown::rng::Rng;
+use crown::tournament::openings::{parse_games, random_opening, realise};
 use std::process::Command;
 
 const DRAUGHTS: [Variant; 7] = [

@@ -7,11 +7,11 @@
 
 use crown::game::{Game, MoveList, NoMoveResult, Side, Variant};
 use crown::tournament::clock::{Limits, TimeControl};
-use crown::tournament::engine::{EngineConfig, Protocol};
-use crown::tournament::hub::HubText;
+use crown::tournament::engine_config::{EngineConfig, Protocol};
+use crown::tournament::hub_text::HubText;
 use crown::tournament::process::Launch;
-use crown::tournament::runner::{run, MatchConfig, MatchSummary};
 use crown::tournament::sprt::{Decision, Sprt};
+use crown::tournament::{run, MatchConfig, MatchSummary};
 use std::fmt;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;

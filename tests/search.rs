@@ -88,7 +88,7 @@ fn finds_mate_in_two() {
     // network reverse futility pruning (step 7) cut White's second move
     // with a plain score, so the mate showed only at depth 8 (as mate in 3)
     // and 9 (mate in 2); generations 4, 6, 7 and 8 show it at depth 5 and
-    // generations 10 and 12 (embedded) at depth 6, generation 11 at depth 8 (README,
+    // generations 10 and 12 (embedded) at depth 6, generation 11 at depth 8 (docs/strength.md,
     // "What each search step earns"). The last iteration must score it in
     // moves, whatever the net.
     let pos = chess("7k/8/8/8/8/8/1R6/R5K1 w - - 0 1");
@@ -239,12 +239,12 @@ fn node_limit_is_honoured() {
 
 #[test]
 fn a_search_stopped_before_depth_one_reports_no_mate() {
-    // The stop flag is up before the search starts, so its first iteration
-    // ends before any root move is scored (as when `stop` or the end of input
-    // follows `go` at once). The answer is still a legal move, and its score
-    // (which the pool prints as the last line) is not the -INFINITE the
-    // root moves start from (it printed as `mate 0`). The start position
-    // has no mate to find.
+    // The stop flag is up before the search starts (as when `stop` or the
+    // end of input follows `go` at once). Depth 1 still finishes (issue 84:
+    // it is not abortable), so the answer is a searched legal move, and its
+    // score (which the pool prints as the last line) is not the -INFINITE
+    // the root moves start from (it printed as `mate 0`). The start
+    // position has no mate to find.
     let pos = chess(chess::START_FEN);
     let tt = Arc::new(TranspositionTable::new(1).unwrap());
     let signals = Arc::new(Signals::default());
@@ -256,6 +256,7 @@ fn a_search_stopped_before_depth_one_reports_no_mate() {
     pos.generate(&mut legal);
     let best = *found.pv.first().expect("a move");
     assert!(legal.contains(&best), "illegal move {best:?}");
+    assert_eq!(found.depth, 1, "depth 1 is always finished, and nothing deeper once stopped");
     assert!(!is_mate(found.score) && found.score > -INFINITE, "score {}", found.score);
     for info in record.infos.lock().iter() {
         assert!(!is_mate(info.score), "reported score {}", info.score);

@@ -1,7 +1,9 @@
 //! UCI sessions with the real `crown` binary over pipes: the handshake,
 //! every command and option, searches of every kind, pondering, MultiPV,
 //! Chess960 castling, the Stockfish extensions (`go perft`, `bench`, `d`,
-//! `eval`), and no-legal-move roots.
+//! `eval`), no-legal-move roots, and the answers issue 84 corrected
+//! (`UCI_Chess960` switched under a position, bounded `go mate`, empty
+//! text options, `crown bench` depth, one `Final evaluation`).
 //!
 //! Every session ends with [`Engine::quit`], which checks the exit status
 //! and that every printed line was well formed; every `bestmove` is checked
@@ -579,4 +581,146 @@ fn eval_file_loads_a_network_and_refuses_a_foreign_file() {
     best_move(&e.search("go depth 3"), &after(START, Variant::Chess, &["e2e4"])).expect("move");
     e.quit();
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn chess960_switched_off_keeps_the_position_at_hand() {
+    // Issue 84, item 2: switched to standard notation, castling `b1c1` read
+    // like the king's step and `d` printed a `KQkq` FEN Crown refuses. As
+    // in Stockfish, the option applies from the next `position` command.
+    let fen = "r5kr/8/8/8/8/8/8/RK5R w HAha - 0 1";
+    let mut e = Engine::ready();
+    e.send("setoption name UCI_Chess960 value true");
+    e.send(&format!("position fen {fen}"));
+    e.send("setoption name UCI_Chess960 value false");
+    let perft = e.search_perft(1);
+    let mut moves: Vec<&str> = perft.iter().filter_map(|l| l.strip_suffix(": 1")).collect();
+    assert!(moves.contains(&"b1a1") && moves.contains(&"b1h1"), "{perft:?}");
+    moves.sort_unstable();
+    moves.dedup();
+    assert_eq!(moves.len(), 24, "a move text printed twice: {perft:?}");
+    assert_eq!(e.fen(), fen);
+    // The FEN printed is read back.
+    e.send("setoption name UCI_Chess960 value true");
+    let printed = e.fen();
+    e.send(&format!("position fen {printed}"));
+    assert!(e.sync().is_empty());
+    // A new position is read in the option's notation.
+    e.send("setoption name UCI_Chess960 value false");
+    e.send("position fen r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1");
+    assert!(e.search_perft(1).contains(&"e1g1: 1".to_string()));
+    e.quit();
+}
+
+#[test]
+fn go_mate_ends_without_stop() {
+    // Issue 84, item 5: `go mate 0` and `go mate 1` ran until `stop`.
+    let mut e = Engine::ready();
+    e.send("position startpos");
+    for go in ["go mate 0", "go mate 1"] {
+        best_move(&e.search(go), &after(START, Variant::Chess, &[])).expect(go);
+    }
+    // The bound leaves room for a mate the pruning hides for a few plies
+    // (the ladder, 1. Rb7 Kg8 2. Ra8#, shows at depth 6 or 7).
+    let ladder = "7k/8/8/8/8/8/1R6/R5K1 w - - 0 1";
+    e.send(&format!("position fen {ladder}"));
+    let lines = e.search("go mate 2");
+    best_move(&lines, &after(ladder, Variant::Chess, &[])).expect("a move");
+    let last = pv_lines(&lines).last().copied().expect("an info line").clone();
+    assert_eq!(field(&last, "mate"), Some("2"), "{lines:?}");
+    e.quit();
+}
+
+#[test]
+fn empty_text_options_are_their_defaults() {
+    // Issue 84, item 6: an empty EvalFile chose the hand-set evaluation, an
+    // empty SyzygyPath was refused.
+    let tables = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/syzygy");
+    let mut e = Engine::ready();
+    e.send("position startpos moves e2e4");
+    e.send("eval");
+    let default = e.until(|l| l.starts_with("Final evaluation"));
+    for empty in ["setoption name EvalFile", "setoption name EvalFile value "] {
+        e.send("setoption name EvalFile value <none>");
+        e.sync();
+        e.send(empty);
+        assert!(!has_error(&e.sync(), "error"), "{empty}");
+        e.send("eval");
+        assert_eq!(e.until(|l| l.starts_with("Final evaluation")), default, "{empty}");
+    }
+    e.send(&format!("setoption name SyzygyPath value {tables}"));
+    assert!(e.sync().iter().any(|l| l.contains("up to 4 pieces")));
+    for empty in ["setoption name SyzygyPath value", "setoption name BookFile value"] {
+        e.send(empty);
+        assert!(!has_error(&e.sync(), "error"), "{empty}");
+    }
+    // The tables are gone: a bad path now keeps none.
+    e.send("setoption name SyzygyPath value /no/such/dir");
+    assert!(has_error(&e.sync(), "playing without tables"));
+    e.quit();
+}
+
+#[test]
+fn bench_depth_is_bounded_on_the_command_line_too() {
+    // Issue 84, item 7: `crown bench 99` ran without end; UCI refused it.
+    let mut e = Engine::ready();
+    e.send("bench 99");
+    assert!(has_error(&e.sync(), "at most 30"));
+    e.quit();
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_crown"))
+        .args(["bench", "99"])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("run crown bench");
+    let deadline = std::time::Instant::now() + uci_support::PATIENCE;
+    while child.try_wait().unwrap().is_none() {
+        if std::time::Instant::now() > deadline {
+            let _ = child.kill();
+            panic!("crown bench 99 is still running");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success() && stderr.contains("at most 30"), "{stderr}");
+}
+
+#[test]
+fn no_legal_move_reports_its_score_first() {
+    // Issue 84, item 8: as Stockfish, `info depth 0 score mate 0` for the
+    // mated side, `score cp 0` for stalemate, then `bestmove (none)`.
+    let mut e = Engine::ready();
+    for (fen, score) in [
+        ("rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3", "mate 0"),
+        ("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1", "cp 0"),
+    ] {
+        e.send(&format!("position fen {fen}"));
+        let lines = e.search("go depth 3");
+        assert_eq!(lines, [format!("info depth 0 score {score}"), "bestmove (none)".into()]);
+    }
+    e.quit();
+}
+
+#[test]
+fn eval_prints_one_final_evaluation() {
+    // Issue 84, item 8: the network's trace also printed the hand-set
+    // evaluation's `Final evaluation` line, first.
+    let mut e = Engine::ready();
+    e.send("position startpos moves e2e4");
+    for net in ["<embedded>", "<none>"] {
+        e.send(&format!("setoption name EvalFile value {net}"));
+        e.sync();
+        e.send("eval");
+        let lines = e.until(|l| l.starts_with("Final evaluation"));
+        assert!(e.sync().is_empty(), "{net}: a second Final evaluation");
+        // The final value is the one of the evaluation in use.
+        let in_use = if net == "<none>" { "hand-set evaluation (in use)" } else { "network (" };
+        assert!(lines.iter().any(|l| l.starts_with(in_use)), "{net}: {lines:?}");
+        let value = |l: &str| l.split_whitespace().rev().nth(2).map(String::from);
+        if net == "<embedded>" {
+            assert_eq!(value(&lines[0]), value(lines.last().unwrap()), "{lines:?}");
+        }
+    }
+    e.quit();
 }

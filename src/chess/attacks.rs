@@ -17,6 +17,7 @@
 
 use crate::chess::bitboard::Bitboard;
 use crate::chess::types::{Color, Square};
+use crate::rng::xorshift64_star;
 use std::sync::LazyLock;
 
 const fn leaper_table(deltas: &[(i8, i8)]) -> [Bitboard; 64] {
@@ -118,15 +119,13 @@ struct Tables {
     line: Vec<Bitboard>,
 }
 
-/// A xorshift generator: deterministic magics on every run.
+/// The magic search's generator: xorshift64* ([`xorshift64_star`]), so the
+/// search is deterministic on every run (the stored magics came from it).
 struct Rng(u64);
 
 impl Rng {
     fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
+        xorshift64_star(&mut self.0)
     }
 
     fn sparse(&mut self) -> u64 {

@@ -9,18 +9,12 @@
 //! (see `position.rs`), so two positions that differ only by an unusable
 //! en-passant square get the same key. Move counters are never hashed.
 //!
-//! The numbers come from splitmix64 with a fixed seed, computed at compile
-//! time, so keys are the same in every build and on every machine.
+//! The numbers come from splitmix64 ([`crate::rng::splitmix64`]) with a
+//! fixed seed, computed at compile time, so keys are the same in every
+//! build and on every machine.
 
 use crate::chess::types::{Piece, Square};
-
-const fn splitmix(state: &mut u64) -> u64 {
-    *state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
-    let mut z = *state;
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    z ^ (z >> 31)
-}
+use crate::rng::splitmix64;
 
 struct Keys {
     pieces: [[u64; 64]; 12],
@@ -36,22 +30,22 @@ const fn build() -> Keys {
     while p < 12 {
         let mut sq = 0;
         while sq < 64 {
-            keys.pieces[p][sq] = splitmix(&mut state);
+            keys.pieces[p][sq] = splitmix64(&mut state);
             sq += 1;
         }
         p += 1;
     }
     let mut sq = 0;
     while sq < 64 {
-        keys.castling[sq] = splitmix(&mut state);
+        keys.castling[sq] = splitmix64(&mut state);
         sq += 1;
     }
     let mut f = 0;
     while f < 8 {
-        keys.en_passant[f] = splitmix(&mut state);
+        keys.en_passant[f] = splitmix64(&mut state);
         f += 1;
     }
-    keys.black = splitmix(&mut state);
+    keys.black = splitmix64(&mut state);
     keys
 }
 

@@ -13,6 +13,7 @@
 use super::geometry::{Bitboard, Square};
 use super::rules::{EndgameRule, Rules};
 use crate::game::Side;
+use crate::rng::mix64;
 use std::marker::PhantomData;
 use std::ops::{Deref, DerefMut};
 
@@ -106,21 +107,15 @@ impl DerefMut for MoveList {
     }
 }
 
-const fn splitmix(state: u64) -> u64 {
-    let mut z = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    z ^ (z >> 31)
-}
-
-/// Zobrist keys: `[white man, black man, white king, black king][bit]`.
+/// Zobrist keys: `[white man, black man, white king, black king][bit]`,
+/// SplitMix64 ([`mix64`]) of a fixed function of the index.
 const PIECE_KEYS: [[u64; 64]; 4] = {
     let mut t = [[0u64; 64]; 4];
     let mut k = 0;
     while k < 4 {
         let mut b = 0;
         while b < 64 {
-            t[k][b] = splitmix(((k * 64 + b) as u64).wrapping_mul(0x2545_f491_4f6c_dd1d));
+            t[k][b] = mix64(((k * 64 + b) as u64).wrapping_mul(0x2545_f491_4f6c_dd1d));
             b += 1;
         }
         k += 1;
@@ -157,7 +152,7 @@ impl<R: Rules> Position<R> {
 }
 
 /// Zobrist key of "black to move".
-const BLACK_KEY: u64 = splitmix(0xdead_beef_cafe);
+const BLACK_KEY: u64 = mix64(0xdead_beef_cafe);
 
 /// A draughts position under the rules `R`.
 #[derive(Clone, Copy, Debug)]
@@ -190,7 +185,7 @@ const WOLF_KEYS: [[[u64; 64]; 4]; 2] = {
         while c < 4 {
             let mut b = 0;
             while b < 64 {
-                t[s][c][b] = splitmix(((s * 256 + c * 64 + b) as u64) ^ 0x5bd1_e995_0f0f_1234);
+                t[s][c][b] = mix64(((s * 256 + c * 64 + b) as u64) ^ 0x5bd1_e995_0f0f_1234);
                 b += 1;
             }
             c += 1;

@@ -29,6 +29,9 @@ pub trait Listener: Send + Sync {
     /// The answer: the move to play (none without a legal move) and the
     /// expected reply.
     fn best_move(&self, best: Option<&str>, ponder: Option<&str>);
+    /// A problem with the request (a refused `searchmoves` move), heard
+    /// before the search starts, so before anything the search says.
+    fn warning(&self, text: &str);
     /// A line of a `perft` or `bench` task.
     fn line(&self, _text: &str) {}
 }

@@ -1,7 +1,9 @@
-//! The engine: one game's position, its search pool, its level and its
-//! tables ([`Engine<G>`], generic, monomorphised per game), and the
-//! [`Session`] that wraps the engine of whichever game is played and owns
-//! everything a protocol needs (table, signals, settings, parameters).
+//! The engine: one game's position, its search pool and its endgame tables
+//! ([`Engine<G>`], generic, monomorphised per game), and the [`Session`]
+//! that wraps the engine of whichever game is played and owns everything a
+//! protocol needs (table, signals, settings, parameters, evaluations). The
+//! options reach a search as one immutable [`Config`] per `go`: the session
+//! holds them, the engine only passes the snapshot on.
 //!
 //! `go` returns at once: the search runs on the pool's persistent threads,
 //! and the protocol loop keeps answering `isready` and `stop`. A search
@@ -22,17 +24,59 @@ pub use session::Session;
 
 use crate::eval::Learned;
 use crate::eval::Playable;
+use crate::rng::mix64;
 use crate::search::level::{self, Level, LevelPlay};
 use crate::search::params::Params;
 use crate::search::tt::TranspositionTable;
 use crate::search::{Limits, Reporter, Signals};
+use crate::tablebase::{Probe, ProbeConfig};
 use crossbeam_channel::Sender;
 use pool::{Job, Pool};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
-/// One game's engine state.
+/// What a search reads of the options: one immutable snapshot, taken by
+/// the session at `go` (a new one only after an option has changed) and
+/// shared by every thread of the search. A worker adopts the tunables and
+/// the learned evaluations of a snapshot it has not seen yet before it
+/// searches (`pool.rs`).
+#[derive(Clone)]
+pub struct Config {
+    /// The search tunables.
+    pub params: Params,
+    /// The learned evaluations (`EvalFile`); the same `Arc` while they are
+    /// unchanged, so a worker switches its evaluator only when they change.
+    pub learned: Arc<Learned>,
+    /// The playing level (none: full strength), in the game's calibration.
+    pub level: Option<Level>,
+    /// Seed of the level's random choices (0: from the clock).
+    pub seed: u64,
+    /// Principal variations to report.
+    pub multipv: usize,
+    /// Time kept in reserve per move.
+    pub overhead: Duration,
+    /// The search-side settings of the endgame tables.
+    pub probe: ProbeConfig,
+}
+
+impl Default for Config {
+    /// The configuration of default options.
+    fn default() -> Self {
+        Config {
+            params: Params::default(),
+            learned: Arc::new(Learned::starting()),
+            level: None,
+            seed: 0,
+            multipv: 1,
+            overhead: Duration::from_millis(10),
+            probe: ProbeConfig::default(),
+        }
+    }
+}
+
+/// One game's engine state: the position, the search threads and the
+/// endgame tables of the game.
 pub struct Engine<G: Playable> {
     position: G,
     /// Keys of the game's positions before `position`, oldest first.
@@ -42,14 +86,10 @@ pub struct Engine<G: Playable> {
     searching: Arc<AtomicBool>,
     tt: Arc<TranspositionTable>,
     signals: Arc<Signals>,
-    /// Playing level (none: full strength) and its seed (0: from the clock).
-    level: Option<Level>,
-    seed: u64,
-    /// The tunables and the endgame tables every worker has.
-    params: Params,
+    /// The endgame tables each search probes (none: no probes).
     tables: Option<Arc<G::Tables>>,
-    /// The learned evaluations every worker has (none: hand-set).
-    learned: Learned,
+    /// The configuration of the next search (the session's snapshot).
+    config: Arc<Config>,
 }
 
 impl<G: Playable> Engine<G> {
@@ -69,11 +109,8 @@ impl<G: Playable> Engine<G> {
             searching: Arc::new(AtomicBool::new(false)),
             tt,
             signals,
-            level: None,
-            seed: 0,
-            params: Params::default(),
             tables: None,
-            learned: Learned::starting(),
+            config: Arc::new(Config::default()),
         };
         (engine, status)
     }
@@ -99,59 +136,29 @@ impl<G: Playable> Engine<G> {
         self.history = history;
     }
 
-    /// Plays at `level` from the next search on (`None`: full strength).
-    /// With a non-zero `seed` the level's choices depend only on the seed and
-    /// the position, so one thread and the same seed replay the same game.
-    pub fn set_level(&mut self, level: Option<Level>, seed: u64) {
-        self.level = level;
-        self.seed = seed;
-    }
-
-    /// Restarts the pool with `threads` threads: fresh workers, given the
-    /// engine's tunables and tables.
+    /// Restarts the pool with `threads` threads: fresh workers, which take
+    /// the configuration of the next search.
     pub fn set_threads(&mut self, threads: usize) -> Result<(), String> {
         let (pool, status) = Pool::new(threads, &self.tt, &self.signals);
         self.pool = pool;
-        self.set_params(self.params);
-        self.set_tables(self.tables.clone());
-        self.set_learned(self.learned.clone());
         status
     }
 
-    /// Switches every worker to another table (after a resize).
+    /// Switches every worker to another table (after a resize) at once, so
+    /// that the old one is freed.
     pub fn set_table(&mut self, tt: Arc<TranspositionTable>) {
         self.tt = tt.clone();
         self.pool.edit(Arc::new(move |w| w.set_table(tt.clone())));
     }
 
-    /// Hands the search tunables to every worker.
-    pub fn set_params(&mut self, params: Params) {
-        self.params = params;
-        self.pool.edit(Arc::new(move |w| w.set_params(params)));
-    }
-
-    /// Hands the endgame tables to every worker (`None`: no probes).
+    /// Probes these endgame tables from the next search on (`None`: none).
     pub fn set_tables(&mut self, tables: Option<Arc<G::Tables>>) {
-        self.tables.clone_from(&tables);
-        self.pool.edit(Arc::new(move |w| w.set_tables(tables.clone())));
+        self.tables = tables;
     }
 
-    /// Hands the learned evaluations to every worker.
-    pub fn set_learned(&mut self, learned: Learned) {
-        self.learned = learned.clone();
-        self.pool.edit(Arc::new(move |w| w.set_learned(&learned)));
-    }
-
-    /// The endgame tables the workers probe.
-    pub fn tables(&self) -> Option<&Arc<G::Tables>> {
-        self.tables.as_ref()
-    }
-
-    /// Applies the user's probe settings to the tables, if any are loaded.
-    pub fn configure_tables(&self, config: crate::tablebase::ProbeConfig) {
-        if let Some(tables) = &self.tables {
-            <G::Tables as crate::tablebase::Probe<G>>::configure(tables, config);
-        }
+    /// Searches under `config` from the next `go` on.
+    pub fn configure(&mut self, config: Arc<Config>) {
+        self.config = config;
     }
 
     /// Forgets what was learnt in the previous game (histories).
@@ -159,20 +166,24 @@ impl<G: Playable> Engine<G> {
         self.pool.edit(Arc::new(|w| w.clear()));
     }
 
-    /// Starts a search and returns at once; `reporter` hears the result and
-    /// `done` is told once the best move has been reported. Called only
-    /// when no search runs.
+    /// Starts a search under the configuration last given and returns at
+    /// once; `reporter` hears the result and `done` is told once the best
+    /// move has been reported. Called only when no search runs.
     pub fn go(
         &mut self,
         mut limits: Limits<G::Move>,
         reporter: Box<dyn Reporter<G>>,
         done: Sender<()>,
     ) {
+        let config = self.config.clone();
         self.signals.stop.store(false, Ordering::Relaxed);
         self.signals.pondering.store(limits.ponder, Ordering::Relaxed);
         self.signals.nodes.store(0, Ordering::Relaxed);
         self.signals.tbhits.store(0, Ordering::Relaxed);
         self.tt.new_search();
+        if let Some(tables) = &self.tables {
+            <G::Tables as Probe<G>>::configure(tables, config.probe);
+        }
         let start = Instant::now();
         // No more searching threads than the machine runs at once: Lazy SMP
         // gains nothing from oversubscription, and the extra threads would
@@ -183,10 +194,10 @@ impl<G: Playable> Engine<G> {
         // A level searches on one thread (its budget counts one thread's
         // nodes) with enough lines to draw from (one where it never plays a
         // worse move).
-        if let Some(level) = self.level {
+        if let Some(level) = config.level {
             let key = self.position.hash() ^ (self.history.len() as u64).rotate_left(32);
-            let seed = if self.seed != 0 {
-                self.seed
+            let seed = if config.seed != 0 {
+                config.seed
             } else {
                 let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH);
                 now.map_or(0, |d| d.as_nanos() as u64) | 1
@@ -199,7 +210,7 @@ impl<G: Playable> Engine<G> {
                 (None, None) => None,
             };
             let level = planned.map_or(level, |t| level.at_time(t));
-            limits.level = Some(LevelPlay { level, random: level::mix(seed ^ level::mix(key)) });
+            limits.level = Some(LevelPlay { level, random: mix64(seed ^ mix64(key)) });
             if level.samples() {
                 limits.multipv = limits.multipv.max(level::LINES);
             }
@@ -210,6 +221,8 @@ impl<G: Playable> Engine<G> {
             root: self.position.clone(),
             history: self.history.clone(),
             limits,
+            config,
+            tables: self.tables.clone(),
             start,
             reporter,
             searching: self.searching.clone(),
@@ -218,11 +231,12 @@ impl<G: Playable> Engine<G> {
         self.pool.start(job, active);
     }
 
-    /// A static evaluation breakdown of the root (the `eval` command).
-    pub fn trace(&self) -> String {
+    /// A static evaluation breakdown of the root (the `eval` command) with
+    /// the `learned` evaluations.
+    pub fn trace(&self, learned: &Learned) -> String {
         use crate::eval::Evaluator;
         let mut evaluator = G::Evaluator::default();
-        evaluator.set_learned(&self.learned);
+        evaluator.set_learned(learned);
         evaluator.trace(&self.position)
     }
 }

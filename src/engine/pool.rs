@@ -8,12 +8,18 @@
 //! ever shared behind a lock. Work reaches a thread as a [`Task`] on its own
 //! channel; tasks run in the order sent.
 //!
+//! Each search carries its configuration ([`Config`]: tunables, learned
+//! evaluations, level) and tables; a worker adopts what changed before it
+//! searches. Options reach a worker only this way: an [`Edit`] is for the
+//! table after a resize and for a new game.
+//!
 //! Thread 0 is the main thread: it owns the clock and the reporter, raises
 //! the stop signal when it is done, collects the helpers' outcomes, chooses
 //! the move across all threads ([`choose`]), makes sure the last info line
 //! describes that move, and reports it. Invariant: every search task sent to
 //! thread 0 ends with exactly one `best_move` report, whatever happens.
 
+use super::Config;
 use crate::eval::Playable;
 use crate::search::tt::TranspositionTable;
 use crate::search::{choose, Finding, Info, Limits, Reporter, ScoreBound, Signals, Silent, Worker};
@@ -39,6 +45,10 @@ pub struct Job<G: Playable> {
     pub history: Vec<u64>,
     /// The limits.
     pub limits: Limits<G::Move>,
+    /// The options, as the search reads them from start to end.
+    pub config: Arc<Config>,
+    /// The endgame tables to probe (none: no probes).
+    pub tables: Option<Arc<G::Tables>>,
     /// When the search started (the clock's origin).
     pub start: Instant,
     /// Where the main thread reports.
@@ -167,6 +177,8 @@ impl<G: Playable> Drop for Pool<G> {
 
 /// A search thread's life: run tasks until the pool is dropped.
 fn serve<G: Playable>(mut worker: Worker<G>, inbox: Receiver<Task<G>>) {
+    // The configuration the worker has taken: none yet for a fresh one.
+    let mut adopted: Option<Arc<Config>> = None;
     for task in inbox {
         match task {
             Task::Edit(edit, ack) => {
@@ -174,6 +186,7 @@ fn serve<G: Playable>(mut worker: Worker<G>, inbox: Receiver<Task<G>>) {
                 let _ = ack.send(());
             }
             Task::Search { job, outcomes, helpers, count } => {
+                adopt(&mut worker, &mut adopted, &job);
                 if worker.id == 0 {
                     // Only the helpers hold senders now: should one die, the
                     // collection below ends instead of waiting for it.
@@ -187,6 +200,25 @@ fn serve<G: Playable>(mut worker: Worker<G>, inbox: Receiver<Task<G>>) {
             }
         }
     }
+}
+
+/// Gives the worker what the job's configuration changes (the tunables,
+/// the learned evaluations) and the job's tables, before it searches.
+fn adopt<G: Playable>(worker: &mut Worker<G>, adopted: &mut Option<Arc<Config>>, job: &Job<G>) {
+    let config = &job.config;
+    match adopted {
+        Some(old) if Arc::ptr_eq(old, config) => {}
+        old => {
+            if old.as_ref().map(|c| c.params) != Some(config.params) {
+                worker.set_params(config.params);
+            }
+            if !old.as_ref().is_some_and(|c| Arc::ptr_eq(&c.learned, &config.learned)) {
+                worker.set_learned(&config.learned);
+            }
+            *old = Some(config.clone());
+        }
+    }
+    worker.set_tables(job.tables.clone());
 }
 
 /// The first move, score and depth of a reported line.

@@ -7,15 +7,18 @@
 //! DXP are thin edges over it: they parse a line, call one method here, and
 //! print what comes back.
 //!
-//! * [`Session::apply`] makes every option change in one place (hash,
-//!   threads, parameters, level, Chess960, variant, tables).
+//! * [`Session::apply`] makes every option change: it runs the option's
+//!   `apply` method, named by its entry in the option table (the methods
+//!   under "Option effects" below: resizing the table, loading files), and
+//!   records the value; a variant change builds a new engine.
 //! * [`Session::set_position`] reads a setup and a move list, all or
 //!   nothing, with one error type.
 //! * [`Session::go`] starts a search and returns at once (in a position of
 //!   the opening book it answers with the book's move instead); the
 //!   [`Listener`] hears the progress and the best move as text, and
 //!   [`Session::done`] is told when it has been reported. `perft` and `bench` run the same
-//!   way, as tasks that `stop` ends.
+//!   way, as tasks that `stop` ends. The search reads the options as one
+//!   immutable [`Config`], taken at the first `go` after a change.
 //!
 //! Invariant: methods that change state are only called while
 //! [`Session::is_busy`] is false (the protocol loop queues commands until
@@ -24,8 +27,8 @@
 
 use super::listener::Text;
 pub use super::listener::{Listener, Notation, Report};
-use super::options::{Change, Settings, NO_BOOK};
-use super::Engine;
+use super::options::{self as opt, Change, Settings, Value, NO_BOOK};
+use super::{Config, Engine};
 use crate::book::Book;
 use crate::eval::{Learned, Playable};
 use crate::game::{Game, Side, Variant};
@@ -33,7 +36,7 @@ use crate::search::level::Scale;
 use crate::search::params::Params;
 use crate::search::tt::{self, TranspositionTable};
 use crate::search::{Limits, Reporter, Signals};
-use crate::tablebase::Probe;
+use crate::tablebase::{Probe, ProbeConfig};
 use crate::time::Clock;
 use crossbeam_channel::{Receiver, Sender};
 use std::path::{Path, PathBuf};
@@ -52,6 +55,23 @@ pub const DEFAULT_BUDGET: Duration = Duration::from_secs(1);
 pub const MAX_PERFT_DEPTH: u32 = 15;
 /// Deepest `bench` accepted.
 pub const MAX_BENCH_DEPTH: u32 = 30;
+
+/// A `bench` depth as text, the same for UCI `bench N` and `crown bench N`:
+/// 0 reads as 1, a depth over [`MAX_BENCH_DEPTH`] is refused (at depth 99
+/// the benchmark would not end).
+pub fn bench_depth(text: &str) -> Result<u32, String> {
+    let wide: i128 = text
+        .trim()
+        .parse()
+        .map_err(|_| format!("bench depth: '{}' is not a number", cut(text, 20)))?;
+    if wide < 0 {
+        return Err(format!("bench depth: {wide} is negative"));
+    }
+    if wide > i128::from(MAX_BENCH_DEPTH) {
+        return Err(format!("bench: depth {wide} is too deep (at most {MAX_BENCH_DEPTH})"));
+    }
+    Ok((wide as u32).max(1))
+}
 
 /// Where a position command starts.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -177,6 +197,9 @@ games! {
 pub struct Session {
     engine: AnyEngine,
     settings: Settings,
+    /// What searches read of the options, taken at the first `go` after a
+    /// change (none: to take).
+    config: Option<Arc<Config>>,
     tt: Arc<TranspositionTable>,
     signals: Arc<Signals>,
     params: Params,
@@ -184,7 +207,7 @@ pub struct Session {
     /// `egtb`).
     egtb_path: Option<PathBuf>,
     /// The learned evaluations (`EvalFile`; none: hand-set).
-    learned: Learned,
+    learned: Arc<Learned>,
     /// Where the chess Syzygy tables are (`SyzygyPath`, `:`-separated).
     syzygy_path: Option<PathBuf>,
     /// The opening book (`BookFile`) and its file name.
@@ -200,36 +223,38 @@ impl Session {
     /// A session playing `variant` from its start position, with default
     /// settings. Fails only when the default table cannot be allocated.
     pub fn new(variant: Variant) -> Result<Session, String> {
-        let settings = Settings::default();
-        let tt = Arc::new(TranspositionTable::new(settings.hash_mb).map_err(|e| e.to_string())?);
+        let mut settings = Settings::default();
+        settings.set(&opt::CHESS960, Value::Bool(variant == Variant::Chess960));
+        let hash = settings.int(&opt::HASH) as usize;
+        let tt = Arc::new(TranspositionTable::new(hash).map_err(|e| e.to_string())?);
         let signals = Arc::new(Signals::default());
-        let (engine, _) = build(variant, &tt, &signals, settings.threads);
+        let (engine, _) = build(variant, &tt, &signals, settings.int(&opt::THREADS) as usize);
         let (done_tx, done_rx) = crossbeam_channel::unbounded();
-        let mut session = Session {
+        Ok(Session {
             engine,
             settings,
+            config: None,
             tt,
             signals,
             params: Params::default(),
             egtb_path: None,
             syzygy_path: None,
             book: None,
-            learned: Learned::starting(),
+            learned: Arc::new(Learned::starting()),
             done_tx,
             done_rx,
             task: None,
             task_busy: Arc::new(AtomicBool::new(false)),
-        };
-        session.settings.chess960 = variant == Variant::Chess960;
-        Ok(session)
+        })
     }
 
     /// The game being played.
     pub fn variant(&self) -> Variant {
         match &self.engine {
             // Chess or Chess960 is the option's alone (never the mode of the
-            // position at hand, which may predate the option's last change).
-            AnyEngine::Chess(_) if self.settings.chess960 => Variant::Chess960,
+            // position at hand, which may predate the option's last change):
+            // it is how the next `position` command is read.
+            AnyEngine::Chess(_) if self.settings.flag(&opt::CHESS960) => Variant::Chess960,
             AnyEngine::Chess(_) => Variant::Chess,
             engine => with_engine!(engine, e => e.position().variant()),
         }
@@ -284,117 +309,112 @@ impl Session {
     pub fn apply(&mut self, change: Change) -> Result<Vec<String>, String> {
         let change = change.in_game(self.scale());
         let mut notes: Vec<String> = change.note().into_iter().collect();
-        match &change {
-            Change::Hash(mb) => {
-                tt::resize(&mut self.tt, *mb)
-                    .map_err(|e| format!("{e}; keeping {} MB", self.settings.hash_mb))?;
-                let tt = self.tt.clone();
-                with_engine!(&mut self.engine, e => e.set_table(tt));
-            }
-            Change::Threads(n) => {
-                let status = with_engine!(&mut self.engine, e => e.set_threads(*n));
-                if let Err(e) = status {
-                    notes.push(e);
+        match change {
+            Change::Set { option, value, .. } => {
+                if let Some(apply) = option.apply {
+                    notes.extend(apply(self, &value)?);
                 }
+                self.settings.set(option, value);
             }
-            Change::ClearHash => self.tt.clear(),
-            Change::SearchParam { name, value } => {
-                self.params.set(name, *value);
-                let params = self.params;
-                with_engine!(&mut self.engine, e => e.set_params(params));
-            }
-            Change::SearchStep { step, on } => {
-                self.params.off = self.params.off.with(*step, !on);
-                let params = self.params;
-                with_engine!(&mut self.engine, e => e.set_params(params));
-            }
-            Change::Chess960(on) if *on != self.settings.chess960 => {
-                // The current position in the new castling notation (the
-                // rules do not change). Not a FEN round trip: a standard FEN
-                // cannot hold Chess960 castling rights (rooks on b and g).
-                if let AnyEngine::Chess(e) = &mut self.engine {
-                    let mut pos = e.position().clone();
-                    pos.set_chess960(*on);
-                    let history = e.history().to_vec();
-                    e.set_position(pos, history);
-                }
-            }
+            Change::SearchParam { name, value } => _ = self.params.set(name, value),
+            Change::SearchStep { step, on } => self.params.off = self.params.off.with(step, !on),
             Change::Variant(v) => {
                 self.tt.clear();
-                let (engine, status) = build(*v, &self.tt, &self.signals, self.settings.threads);
+                let (engine, status) = build(v, &self.tt, &self.signals, self.threads());
                 self.engine = engine;
-                self.settings.chess960 = *v == Variant::Chess960;
+                self.settings.set(&opt::CHESS960, Value::Bool(v == Variant::Chess960));
                 if let Err(e) = status {
                     notes.push(e);
                 }
-                notes.extend(self.hand_over());
+                notes.extend(self.reload_tables());
             }
-            Change::EvalFile(name) => {
-                let (learned, note) = super::learned::load(name, &self.learned)?;
-                notes.push(note);
-                self.learned = learned;
-                let learned = self.learned.clone();
-                with_engine!(&mut self.engine, e => e.set_learned(learned));
-            }
-            Change::BookFile(name) => notes.push(self.load_book(name)?),
-            Change::TablesPath(text) => {
-                let text = text.trim();
-                let none = text.is_empty() || text == super::options::NO_PATH;
-                // A path that names no directory is refused: the tables
-                // in use stay (a typo must not unload them).
-                if !none && !names_a_directory(text, self.variant().is_chess()) {
-                    let keeping = match self.tables_path() {
-                        Some(old) => format!("keeping the tables of {}", old.display()),
-                        None => "playing without tables".into(),
-                    };
-                    return Err(format!(
-                        "tables: {} is not a directory; {keeping}",
-                        cut(text, 100)
-                    ));
-                }
-                *self.tables_path() = (!none).then(|| PathBuf::from(text));
-                notes.extend(self.hand_over());
-            }
-            _ => {}
         }
-        self.settings.record(&change);
-        let config = self.probe_config();
-        with_engine!(&self.engine, e => e.configure_tables(config));
-        let level = self.settings.level(self.scale());
-        let seed = self.settings.seed;
-        with_engine!(&mut self.engine, e => e.set_level(level, seed));
+        self.config = None;
         Ok(notes)
     }
 
-    /// Loads the book `name` ([`NO_BOOK`]: none); a file that cannot be
-    /// read or is not a Crown book is refused and the book in use kept.
-    fn load_book(&mut self, name: &str) -> Result<String, String> {
-        if name.trim() == NO_BOOK {
+    // Option effects: the `apply` methods the option table names. Each
+    // gets the validated value before it is recorded (so the settings
+    // still hold the old one) and refuses it by returning an error.
+
+    /// `Hash`: a new, empty table of that size; on failure the old one
+    /// stays.
+    pub(super) fn resize_table(&mut self, value: &Value) -> Result<Vec<String>, String> {
+        tt::resize(&mut self.tt, value.int() as usize)
+            .map_err(|e| format!("{e}; keeping {} MB", self.settings.int(&opt::HASH)))?;
+        let tt = self.tt.clone();
+        with_engine!(&mut self.engine, e => e.set_table(tt));
+        Ok(Vec::new())
+    }
+
+    /// `Threads`: a new pool; threads the system refuses are said so.
+    pub(super) fn restart_threads(&mut self, value: &Value) -> Result<Vec<String>, String> {
+        let threads = value.int() as usize;
+        let status = with_engine!(&mut self.engine, e => e.set_threads(threads));
+        Ok(status.err().into_iter().collect())
+    }
+
+    /// `Clear Hash`: empties the table.
+    pub(super) fn clear_table(&mut self, _: &Value) -> Result<Vec<String>, String> {
+        self.tt.clear();
+        Ok(Vec::new())
+    }
+
+    /// `EvalFile`: the learned evaluations it names; a file that cannot be
+    /// used is refused and the evaluations in use kept.
+    pub(super) fn load_learned(&mut self, value: &Value) -> Result<Vec<String>, String> {
+        let (learned, note) = super::learned::load(value.text(), &self.learned)?;
+        self.learned = Arc::new(learned);
+        Ok(vec![note])
+    }
+
+    /// `BookFile`: loads the book ([`NO_BOOK`]: none); a file that cannot
+    /// be read or is not a Crown book is refused and the book in use kept.
+    pub(super) fn load_book(&mut self, value: &Value) -> Result<Vec<String>, String> {
+        let name = value.text().trim();
+        if name == NO_BOOK || name.is_empty() {
             self.book = None;
-            return Ok("book: none".into());
+            return Ok(vec!["book: none".into()]);
         }
-        match Book::load(Path::new(name.trim())) {
+        match Book::load(Path::new(name)) {
             Ok(book) => {
                 let note = format!(
-                    "book {}: {}, {} positions, {} moves, {} plies at {} nodes a move",
-                    name.trim(),
+                    "book {name}: {}, {} positions, {} moves, {} plies at {} nodes a move",
                     book.variant(),
                     book.len(),
                     book.entries(),
                     book.depth(),
                     book.nodes()
                 );
-                self.book = Some((name.trim().to_string(), Arc::new(book)));
-                Ok(note)
+                self.book = Some((name.to_string(), Arc::new(book)));
+                Ok(vec![note])
             }
             Err(e) => {
                 let keeping = match &self.book {
                     Some((old, _)) => format!("keeping {old}"),
                     None => "playing without a book".into(),
                 };
-                Err(format!("book {}: {e}; {keeping}", name.trim()))
+                Err(format!("book {name}: {e}; {keeping}"))
             }
         }
+    }
+
+    /// `SyzygyPath` / `egtb`: loads the endgame tables of the game played
+    /// from there ([`opt::NO_PATH`] or empty: none). A path that names no
+    /// directory is refused: the tables in use stay (a typo must not
+    /// unload them).
+    pub(super) fn set_tables_path(&mut self, value: &Value) -> Result<Vec<String>, String> {
+        let text = value.text().trim();
+        let none = text.is_empty() || text == opt::NO_PATH;
+        if !none && !names_a_directory(text, self.variant().is_chess()) {
+            let keeping = match self.tables_path() {
+                Some(old) => format!("keeping the tables of {}", old.display()),
+                None => "playing without tables".into(),
+            };
+            return Err(format!("tables: {} is not a directory; {keeping}", cut(text, 100)));
+        }
+        *self.tables_path() = (!none).then(|| PathBuf::from(text));
+        Ok(self.reload_tables())
     }
 
     /// Plays a book move, if the book has the position and `go` asks for a
@@ -434,28 +454,42 @@ impl Session {
         }
     }
 
-    /// The table settings from the options.
-    fn probe_config(&self) -> crate::tablebase::ProbeConfig {
-        crate::tablebase::ProbeConfig {
-            depth: self.settings.syzygy_probe_depth,
-            limit: self.settings.syzygy_probe_limit,
-            rule50: self.settings.syzygy_50_move_rule,
-        }
+    /// The `Threads` in force.
+    fn threads(&self) -> usize {
+        self.settings.int(&opt::THREADS) as usize
     }
 
-    /// Gives the engine (a new one, or new tables) the parameters and the
+    /// The configuration searches read: the one taken at the last `go`
+    /// while no option has changed since, else a new one.
+    fn config(&mut self) -> Arc<Config> {
+        if let Some(config) = &self.config {
+            return config.clone();
+        }
+        let s = &self.settings;
+        let config = Arc::new(Config {
+            params: self.params,
+            learned: self.learned.clone(),
+            level: s.level(self.scale()),
+            seed: s.int(&opt::SEED) as u64,
+            multipv: s.int(&opt::MULTI_PV) as usize,
+            overhead: Duration::from_millis(s.int(&opt::MOVE_OVERHEAD) as u64),
+            probe: ProbeConfig {
+                depth: s.int(&opt::PROBE_DEPTH) as i32,
+                limit: s.int(&opt::PROBE_LIMIT) as u32,
+                rule50: s.flag(&opt::PROBE_50_MOVE_RULE),
+            },
+        });
+        self.config = Some(config.clone());
+        config
+    }
+
+    /// Gives the engine (a new one, or after a path change) the endgame
     /// tables of its game; returns the table-loading messages.
-    fn hand_over(&mut self) -> Vec<String> {
-        let params = self.params;
+    fn reload_tables(&mut self) -> Vec<String> {
         let path = self.tables_path().clone();
-        let config = self.probe_config();
-        let learned = self.learned.clone();
         with_engine!(&mut self.engine, e => {
-            e.set_params(params);
-            e.set_learned(learned.clone());
             let (tables, notes) = load_tables(e, path.as_deref());
             e.set_tables(tables);
-            e.configure_tables(config);
             notes
         })
     }
@@ -500,21 +534,25 @@ impl Session {
 
     /// The static evaluation breakdown (`eval`).
     pub fn eval_trace(&self) -> String {
-        with_engine!(&self.engine, e => e.trace())
+        with_engine!(&self.engine, e => e.trace(&self.learned))
     }
 
-    /// Starts a search and returns at once. Returns warnings (searchmoves
-    /// that are not legal moves are left out).
-    pub fn go(&mut self, go: &Go, listener: Arc<dyn Listener>, notation: Notation) -> Vec<String> {
+    /// Starts a search and returns at once. Searchmoves that are not legal
+    /// moves are left out, and the listener hears of each before the search
+    /// starts (so before any line of the search).
+    pub fn go(&mut self, go: &Go, listener: Arc<dyn Listener>, notation: Notation) {
         if self.book_move(go, &listener, notation) {
-            return Vec::new();
+            return;
         }
-        let settings = self.settings.clone();
+        let config = self.config();
         let done = self.done_tx.clone();
         with_engine!(&mut self.engine, e => {
-            let (limits, warnings) = limits_for(e.position(), go, &settings);
+            let (limits, warnings) = limits_for(e.position(), go, &config);
+            for warning in &warnings {
+                listener.warning(warning);
+            }
+            e.configure(config);
             e.go(limits, Box::new(Text { listener, notation }), done);
-            warnings
         })
     }
 
@@ -522,7 +560,7 @@ impl Session {
     /// printing Stockfish's divide lines; `stop` ends it early (then the
     /// count is marked incomplete).
     pub fn perft(&mut self, depth: u32, listener: Arc<dyn Listener>) {
-        let threads = self.settings.threads;
+        let threads = self.threads();
         let job =
             with_engine!(&self.engine, e => perft_task(e.position(), depth, threads, listener));
         self.run_task(job);
@@ -635,7 +673,7 @@ pub fn read_position<G: Game>(
 }
 
 /// The search limits of a request for the side to move of `pos`.
-fn limits_for<G: Game>(pos: &G, go: &Go, settings: &Settings) -> (Limits<G::Move>, Vec<String>) {
+fn limits_for<G: Game>(pos: &G, go: &Go, config: &Config) -> (Limits<G::Move>, Vec<String>) {
     let white = pos.side_to_move() == Side::White;
     let (time, inc) = if white { (go.wtime, go.winc) } else { (go.btime, go.binc) };
     let millis = |v: i64| Duration::from_millis(v.max(0) as u64);
@@ -669,8 +707,8 @@ fn limits_for<G: Game>(pos: &G, go: &Go, settings: &Settings) -> (Limits<G::Move
         infinite: go.infinite,
         ponder: go.ponder,
         searchmoves,
-        multipv: settings.multipv,
-        overhead: Duration::from_millis(settings.move_overhead_ms),
+        multipv: config.multipv,
+        overhead: config.overhead,
         level: None,
     };
     (limits, warnings)

@@ -614,19 +614,22 @@ impl Evaluator<Position> for ChessEvaluator {
     }
 
     fn trace(&mut self, pos: &Position) -> String {
-        let mut sum = Sum::default();
-        terms(pos, &mut sum);
-        let score = finish(pos, &sum);
-        let white = if pos.side_to_move() == Side::White { score } else { -score };
-        format!(
-            "middlegame {} endgame {} phase {}/{}\nFinal evaluation: {:+.2} (white side)",
-            sum.mg(),
-            sum.eg(),
-            phase(pos),
-            MAX_PHASE,
-            white as f64 / 100.0
-        )
+        let (sums, white) = breakdown(pos);
+        format!("{sums}\nFinal evaluation: {:+.2} (white side)", white as f64 / 100.0)
     }
+}
+
+/// The `eval` breakdown of the hand-set evaluation (its sums and phase) and
+/// its score for White.
+pub fn breakdown(pos: &Position) -> (String, Score) {
+    let mut sum = Sum::default();
+    terms(pos, &mut sum);
+    let score = finish(pos, &sum);
+    let white = if pos.side_to_move() == Side::White { score } else { -score };
+    (
+        format!("middlegame {} endgame {} phase {}/{MAX_PHASE}", sum.mg(), sum.eg(), phase(pos)),
+        white,
+    )
 }
 
 impl Playable for Position {
@@ -687,9 +690,7 @@ mod tests {
             let mut sum = Sum::default();
             let (mut mg, mut eg) = (0, 0);
             for _ in 0..60 {
-                state ^= state << 13;
-                state ^= state >> 7;
-                state ^= state << 17;
+                crate::rng::xorshift64(&mut state);
                 let f = (state % feature::COUNT as u64) as usize;
                 let count = (state >> 32) as i32 % 9 - 4;
                 sum.add(f, count);
@@ -757,9 +758,7 @@ mod tests {
                 if list.is_empty() || pos.halfmove_clock() >= 100 {
                     break;
                 }
-                state ^= state << 13;
-                state ^= state >> 7;
-                state ^= state << 17;
+                crate::rng::xorshift64(&mut state);
                 pos.play(list[(state % list.len() as u64) as usize]);
             }
         }

@@ -289,9 +289,7 @@ mod tests {
                 if list.is_empty() || pos.halfmove_clock() >= 100 {
                     break;
                 }
-                state ^= state << 13;
-                state ^= state >> 7;
-                state ^= state << 17;
+                crate::rng::xorshift64(&mut state);
                 pos.play(list[(state % list.len() as u64) as usize]);
             }
         }

@@ -2,10 +2,11 @@
 //! the engine loop over a draughts [`Session`], its handshake and its
 //! search output. Line parsing and value quoting live in `hub_parse.rs`.
 //!
-//! * `hub` → `id ...`, one `param` line per Hub option (the variant enum,
-//!   then every option of `engine/options.rs` with a Hub name), `wait`.
-//!   `set-param` validates through the option table; `variant` replaces the
-//!   session and clears the table. `init` → `ready`. `ping` → `pong`.
+//! * `hub` → `id ...`, one `param` line per Hub option with the value in
+//!   force (the variant and the numbering, then every option of the table
+//!   of `engine/options/` with a Hub name), `wait`. `set-param` validates
+//!   through the option table; `variant` replaces the session and clears
+//!   the table. `init` → `ready`. `ping` → `pong`.
 //! * Positions: `pos pos=<side><squares> [moves="..."]` (or `pos start`).
 //!   The string has one character per square in the variant's PDN number
 //!   order: 51 characters on 10x10 (international, antidraughts), 33 on the
@@ -32,8 +33,8 @@
 //! time and nothing waits on a search that only `stop` can end.
 
 use crate::draughts::layout::Layout;
-use crate::engine::options::{self, Change, Kind, Settings, OPTIONS};
-use crate::engine::session::{cut, Listener, Notation, Report, Session};
+use crate::engine::options::{self, Change, Kind, Settings, Value, OPTIONS};
+use crate::engine::session::{cut, Listener, Notation, PositionError, Report, Session};
 use crate::game::Variant;
 use crate::protocol::hub_parse::{parse, quote};
 use crate::protocol::{serve, spawn_reader, Command, Front, Go, Preset, Printer, Setup};
@@ -124,8 +125,9 @@ pub fn variant_name(variant: Variant) -> &'static str {
     }
 }
 
-/// The `hub` reply: id, one `param` line per option, `wait`.
-pub fn handshake(settings: &Settings, variant: Variant) -> Vec<String> {
+/// The `hub` reply: id, one `param` line per option with its value in
+/// force, `wait`.
+pub fn handshake(settings: &Settings, variant: Variant, numbering: Numbering) -> Vec<String> {
     let mut lines = vec![format!(
         "id name=Crown version={} author={} country=none",
         quote(env!("CARGO_PKG_VERSION")),
@@ -138,29 +140,19 @@ pub fn handshake(settings: &Settings, variant: Variant) -> Vec<String> {
     ));
     lines.push(format!(
         "param name=numbering value={} type=enum values={}",
-        Numbering::default().name(),
+        numbering.name(),
         quote(&NUMBERING_VALUES.join(" "))
     ));
-    for spec in OPTIONS {
+    for spec in OPTIONS.iter().filter(|s| s.games.include(Scale::Draughts)) {
         let Some(name) = spec.hub else { continue };
+        let value = settings.get(spec);
         let line = match spec.kind_in(Scale::Draughts) {
-            Kind::Spin { min, max, default } => {
-                let value = match spec.name {
-                    "Hash" => settings.hash_mb as i64,
-                    "Threads" => settings.threads as i64,
-                    "UCI_Elo" => settings.elo,
-                    "Skill Level" => settings.skill,
-                    "Seed" => settings.seed as i64,
-                    _ => default,
-                };
+            Kind::Spin { min, max, .. } => {
                 format!("param name={name} value={value} type=int min={min} max={max}")
             }
-            Kind::Check { default } => {
-                let value = if spec.name == "Ponder" { settings.ponder } else { default };
-                format!("param name={name} value={value} type=bool")
-            }
-            Kind::String { default } => {
-                format!("param name={name} value={} type=string", quote(default))
+            Kind::Check { .. } => format!("param name={name} value={value} type=bool"),
+            Kind::String { .. } => {
+                format!("param name={name} value={} type=string", quote(&value.to_string()))
             }
             Kind::Button => continue,
         };
@@ -196,6 +188,10 @@ impl HubListener {
 
 impl Listener for HubListener {
     fn info(&self, report: &Report) {
+        if report.pv.is_empty() {
+            // A root without a legal move: Hub says it with a bare `done`.
+            return;
+        }
         let pv: Vec<String> = report.pv.iter().map(|m| self.text(m)).collect();
         let info = &report.info;
         let secs = info.time.as_secs_f64();
@@ -207,6 +203,10 @@ impl Listener for HubListener {
             info.nodes,
             quote(&pv.join(" "))
         ));
+    }
+
+    fn warning(&self, text: &str) {
+        self.printer.line(&format!("error message={}", quote(&cut(text, 200))));
     }
 
     fn best_move(&self, best: Option<&str>, ponder: Option<&str>) {
@@ -246,6 +246,25 @@ pub fn request(level: &Preset, go: &Go) -> Go {
     request
 }
 
+/// `error` with the client's own text in place of what was read (a
+/// position string or a move rewritten into the other numbering): a
+/// message quotes what the client sent.
+fn as_sent(error: PositionError, setup: &Setup, moves: &[String]) -> PositionError {
+    match error {
+        PositionError::Setup { reason, .. } => {
+            let text = match setup {
+                Setup::Text(text) => cut(text, 100),
+                Setup::Start => "start".into(),
+            };
+            PositionError::Setup { text, reason }
+        }
+        PositionError::Move { index, text, reason } => {
+            let sent = index.checked_sub(1).and_then(|i| moves.get(i)).map_or(text, |m| cut(m, 20));
+            PositionError::Move { index, text: sent, reason }
+        }
+    }
+}
+
 /// The Hub front end: each command becomes one [`Session`] call.
 pub struct Hub {
     printer: Printer,
@@ -283,7 +302,8 @@ impl Hub {
     /// stderr: stdout belongs to the protocol.
     fn load_pending_tables(&mut self, session: &mut Session) {
         if let Some(root) = self.pending_tables.take() {
-            match session.apply(Change::TablesPath(root.to_string_lossy().into_owned())) {
+            let root = Value::Text(root.to_string_lossy().into_owned());
+            match session.apply(Change::set(&options::TABLES_PATH, root)) {
                 Ok(lines) => lines.iter().for_each(|line| eprintln!("{line}")),
                 Err(e) => eprintln!("{e}"),
             }
@@ -296,7 +316,7 @@ impl Hub {
             // Hub has no informational line: a clamp is reported as an
             // error message although the clamped value is used.
             Ok(notes) => {
-                notes.iter().for_each(|n| self.error(&n.replace("UCI_Elo", "elo")));
+                notes.iter().for_each(|n| self.error(n));
                 true
             }
             Err(e) => {
@@ -317,6 +337,7 @@ impl Hub {
             }
             return;
         };
+        let original = setup;
         let setup = match setup {
             Setup::Text(text) => Setup::Text(layout.position_to_variant(text)),
             Setup::Start => Setup::Start,
@@ -327,19 +348,26 @@ impl Hub {
         } else {
             [(false, &moves.to_vec()), (true, &in_layout)]
         };
-        let mut first_error = None;
+        // When both readings fail, the one that got further says what is
+        // wrong (the first reading on a tie).
+        let mut error: Option<PositionError> = None;
+        let reached = |e: &PositionError| match e {
+            PositionError::Move { index, .. } => *index,
+            PositionError::Setup { .. } => 0,
+        };
         for (layout_moves, list) in readings {
             match session.set_position(&setup, list) {
                 Ok(()) => {
                     self.answer_in_layout = layout_moves;
                     return;
                 }
-                Err(e) => {
-                    first_error.get_or_insert(e.to_string());
-                }
+                Err(e) if error.as_ref().is_some_and(|old| reached(old) >= reached(&e)) => {}
+                Err(e) => error = Some(e),
             }
         }
-        self.error(&first_error.unwrap_or_default());
+        if let Some(e) = error {
+            self.error(&as_sent(e, original, moves).to_string());
+        }
     }
 
     fn set_param(&mut self, session: &mut Session, name: &str, value: Option<&str>) {
@@ -372,20 +400,17 @@ impl Hub {
             Err(e) => return self.error(&e.to_string()),
         };
         // In Hub the parameter set last decides: `elo` plays at that Elo,
-        // `level` at that skill level (20: full strength).
+        // `level` at that skill level (20: full strength); the table says
+        // what each sets along ([`Change::also`]).
         // `egtb` replaces the tables of `--egtb`, loaded or not, unless
         // it is refused (a directory that does not exist).
-        let tables = matches!(change, Change::TablesPath(_));
-        let strength = match change {
-            Change::Elo { .. } => Some(true),
-            Change::Skill(_) => Some(false),
-            _ => None,
-        };
+        let tables = change.option() == Some(&options::TABLES_PATH);
+        let also = change.also();
         if self.apply(session, change) && tables {
             self.pending_tables = None;
         }
-        if let Some(on) = strength {
-            self.apply(session, Change::LimitStrength(on));
+        if let Some(also) = also {
+            self.apply(session, also);
         }
     }
 }
@@ -402,7 +427,7 @@ impl Front for Hub {
     fn handle(&mut self, session: &mut Session, command: Command) -> bool {
         match command {
             Command::Hello => {
-                for line in handshake(session.settings(), session.variant()) {
+                for line in handshake(session.settings(), session.variant(), self.numbering) {
                     self.printer.line(&line);
                 }
             }
@@ -420,9 +445,7 @@ impl Front for Hub {
                 let layout =
                     if self.answer_in_layout { layout_of(session.variant()) } else { None };
                 let listener = Arc::new(HubListener { printer: self.printer.clone(), layout });
-                for warning in session.go(&request(&self.level, &go), listener, Notation::Full) {
-                    self.error(&warning);
-                }
+                session.go(&request(&self.level, &go), listener, Notation::Full);
             }
             Command::Stop => session.stop(),
             Command::PonderHit => session.ponderhit(),
@@ -458,7 +481,7 @@ mod tests {
 
     #[test]
     fn handshake_lists_the_hub_options() {
-        let lines = handshake(&Settings::default(), Variant::International);
+        let lines = handshake(&Settings::default(), Variant::International, Numbering::Auto);
         assert!(lines[0].starts_with("id name=Crown version="));
         assert!(lines[1].starts_with("param name=variant value=normal type=enum values=\"normal"));
         for name in ["tt-size", "threads", "ponder"] {

@@ -15,6 +15,9 @@ pub mod hub;
 pub mod hub_parse;
 pub mod uci;
 
+#[cfg(test)]
+mod option_tests;
+
 use crate::engine::Session;
 use crate::search::Signals;
 use crossbeam_channel::{Receiver, Sender};

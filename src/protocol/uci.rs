@@ -12,9 +12,9 @@
 //! Invariant: no input line can panic the parser; every number is parsed
 //! wide and saturated or refused with a message.
 
-use crate::engine::options::{self, Kind, OPTIONS};
+use crate::engine::options::{self, Kind, Spec, OPTIONS};
 use crate::engine::session::{
-    cut, Listener, Notation, Report, Session, MAX_BENCH_DEPTH, MAX_PERFT_DEPTH,
+    bench_depth, cut, Listener, Notation, Report, Session, MAX_PERFT_DEPTH,
 };
 use crate::game::Variant;
 use crate::protocol::{serve, spawn_reader, Command, Front, Go, Parsed, Printer, Setup};
@@ -80,20 +80,12 @@ pub fn parse(line: &str) -> Parsed {
         "go" => parse_go(&rest).map(Some),
         "bench" => match rest.as_slice() {
             [] => Ok(Some(Command::Bench(None))),
-            [depth, ..] => parse_number::<u32>("bench depth", depth)
-                .and_then(|d| at_most("bench", d, MAX_BENCH_DEPTH))
-                .map(|d| Some(Command::Bench(Some(d.max(1))))),
+            [depth, ..] => bench_depth(depth).map(|d| Some(Command::Bench(Some(d)))),
         },
         "d" => no_args(Command::Display),
         "eval" => no_args(Command::Eval),
         _ => Err(format!("unknown command '{}'", cut(head, 40))),
     }
-}
-
-fn parse_number<T: TryFrom<i128>>(what: &str, text: &str) -> Result<T, String> {
-    let wide: i128 =
-        text.parse().map_err(|_| format!("{what}: '{}' is not a number", cut(text, 20)))?;
-    T::try_from(wide).map_err(|_| format!("{what}: {} is out of range", cut(text, 20)))
 }
 
 /// A non-negative count, saturated at the type's maximum.
@@ -126,10 +118,9 @@ fn parse_setoption(rest: &[&str]) -> Result<Command, String> {
     if name.is_empty() {
         return Err("setoption: missing option name".into());
     }
+    // An empty value is a value: a text option's default (`SyzygyPath`
+    // unloads the tables); the option table refuses it for the others.
     let value = value.map(|v| v.join(" "));
-    if value.as_deref() == Some("") {
-        return Err(format!("setoption: missing value for '{}'", name.join(" ")));
-    }
     Ok(Command::SetOption { name: name.join(" "), value })
 }
 
@@ -254,14 +245,21 @@ pub struct UciListener {
 impl Listener for UciListener {
     fn info(&self, report: &Report) {
         let info = &report.info;
+        let score = match mate_in_moves(info.score) {
+            Some(moves) => format!("score mate {moves}"),
+            None => format!("score cp {}", info.score),
+        };
+        if report.pv.is_empty() {
+            // A root without a legal move: Stockfish's line, then
+            // `bestmove (none)`.
+            return self.printer.line(&format!("info depth {} {score}", info.depth));
+        }
         let mut line = format!("info depth {} seldepth {}", info.depth, info.seldepth);
         if info.multipv > 0 {
             line += &format!(" multipv {}", info.multipv);
         }
-        match mate_in_moves(info.score) {
-            Some(moves) => line += &format!(" score mate {moves}"),
-            None => line += &format!(" score cp {}", info.score),
-        }
+        line += " ";
+        line += &score;
         match info.bound {
             ScoreBound::Lower => line += " lowerbound",
             ScoreBound::Upper => line += " upperbound",
@@ -287,11 +285,13 @@ impl Listener for UciListener {
             info.tbhits,
             info.time.as_millis()
         );
-        if !report.pv.is_empty() {
-            line += " pv ";
-            line += &report.pv.join(" ");
-        }
+        line += " pv ";
+        line += &report.pv.join(" ");
         self.printer.line(&line);
+    }
+
+    fn warning(&self, text: &str) {
+        self.printer.line(&format!("info string error: {}", cut(text, 200)));
     }
 
     fn current_move(&self, text: &str, number: usize, depth: i32) {
@@ -312,7 +312,8 @@ impl Listener for UciListener {
     }
 }
 
-/// The `uci` handshake reply: id, every option, uciok.
+/// The `uci` handshake reply: id, every option of chess in the table (and
+/// in a tuning build every search tunable), uciok.
 pub fn handshake() -> Vec<String> {
     let mut lines = vec![UciMessage::Id {
         name: Some(format!("Crown {}", env!("CARGO_PKG_VERSION"))),
@@ -322,26 +323,24 @@ pub fn handshake() -> Vec<String> {
     lines.push(
         UciMessage::Id { name: None, author: Some("the Crown developers".into()) }.serialize(),
     );
-    for spec in OPTIONS.iter().copied().chain(options::search_param_options()) {
-        let config = match spec.kind_in(Scale::Chess) {
-            Kind::Spin { default, min, max } => UciOptionConfig::Spin {
-                name: spec.name.into(),
-                default: Some(default),
-                min: Some(min),
-                max: Some(max),
-            },
-            Kind::Check { default } => {
-                UciOptionConfig::Check { name: spec.name.into(), default: Some(default) }
-            }
-            Kind::Button => UciOptionConfig::Button { name: spec.name.into() },
-            Kind::String { default } => {
-                UciOptionConfig::String { name: spec.name.into(), default: Some(default.into()) }
-            }
-        };
-        lines.push(UciMessage::Option(config).serialize());
-    }
+    let table = OPTIONS.iter().map(|&&spec| spec).filter(|s| s.games.include(Scale::Chess));
+    lines.extend(table.chain(options::search_param_options()).map(|spec| option_line(&spec)));
     lines.push(UciMessage::UciOk.serialize());
     lines
+}
+
+/// The `option` line of an option: its type, default and range in chess.
+fn option_line(spec: &Spec) -> String {
+    let name = spec.name.to_string();
+    let config = match spec.kind_in(Scale::Chess) {
+        Kind::Spin { default, min, max } => {
+            UciOptionConfig::Spin { name, default: Some(default), min: Some(min), max: Some(max) }
+        }
+        Kind::Check { default } => UciOptionConfig::Check { name, default: Some(default) },
+        Kind::Button => UciOptionConfig::Button { name },
+        Kind::String { default } => UciOptionConfig::String { name, default: Some(default.into()) },
+    };
+    UciMessage::Option(config).serialize()
 }
 
 /// The UCI front end: each command becomes one [`Session`] call.
@@ -364,7 +363,7 @@ impl Uci {
     fn listener(&self, session: &Session) -> Arc<dyn Listener> {
         Arc::new(UciListener {
             printer: self.printer.clone(),
-            show_wdl: session.settings().show_wdl,
+            show_wdl: session.settings().flag(&options::SHOW_WDL),
         })
     }
 }
@@ -417,9 +416,7 @@ impl Front for Uci {
             }
             Command::Go(go) => {
                 let listener = self.listener(session);
-                for warning in session.go(&go, listener, Notation::Standard) {
-                    self.error(&warning);
-                }
+                session.go(&go, listener, Notation::Standard);
             }
             Command::Stop => session.stop(),
             Command::PonderHit => session.ponderhit(),
@@ -528,7 +525,8 @@ mod tests {
         assert_eq!(ok("setoption name Pawn ValueMg value 5"), set("Pawn ValueMg", Some("5")));
         assert_eq!(ok("setoption  name  Hash  value  64 "), set("Hash", Some("64")));
         assert_eq!(ok("setoption name Path value C:/my dir/x"), set("Path", Some("C:/my dir/x")));
-        assert!(parse("setoption name Style value").is_err());
+        assert_eq!(ok("setoption name SyzygyPath value"), set("SyzygyPath", Some("")));
+        assert_eq!(ok("setoption name Style value  "), set("Style", Some("")));
         assert!(parse("setoption Hash 5").is_err());
         assert!(parse("setoption name").is_err());
     }

@@ -22,7 +22,7 @@
 //! table's; beyond it the budget grows with the square root of the planned
 //! time, up to 4x (about one ply more). The calibration at 10+0.1 runs
 //! below it, and the same budget holds at 60+0.6 against the reference,
-//! which gains from its clock (1700 scored -9 +/- 110 there, README), so
+//! which gains from its clock (1700 scored -9 +/- 110 there, docs/levels.md), so
 //! the budget needs no growth up to that control.
 //!
 //! Both parts come from one table per [`Scale`], interpolated between its
@@ -105,14 +105,14 @@ impl Scale {
 /// still picks its move at depth 1 + level, but it searches on until its
 /// time is spent and its table carries those deep results into the next
 /// move's shallow search, so it plays 160-360 Elo above its fixed-depth
-/// strength (README). The rows 1400-2000 were fitted with the hand-set
+/// strength (docs/levels.md). The rows 1400-2000 were fitted with the hand-set
 /// evaluation. Head to head the network plays the same budget 35 (2.2 k
 /// nodes) to 120 (20 k) Elo stronger, but against this reference it gains
 /// far less: a refit that moved every row down by that much put 2000 at
 /// -177 +/- 76, while the hand-set 2000 row (420 k) scored +108 +/- 66.
 /// So 1400 keeps its hand-set row, 1700 sits about 50 Elo lower for the +53
 /// it had measured, 2000 between the two rows that missed, and each was
-/// checked again (README). The top row is Crown's full strength (a loss
+/// checked again (docs/levels.md). The top row is Crown's full strength (a loss
 /// cap of 0 searches one line; the clock binds long before its budget),
 /// which scored -85 +/- 64 against Stockfish's clocked 2300, about 2215:
 /// the scale stops at 2200.
@@ -251,15 +251,6 @@ pub struct LevelPlay {
     pub random: u64,
 }
 
-/// SplitMix64: a well-mixed 64-bit value from any input (seed and position
-/// key in, random number out).
-pub fn mix(mut x: u64) -> u64 {
-    x = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    x = (x ^ (x >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    x = (x ^ (x >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    x ^ (x >> 31)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -310,7 +301,7 @@ mod tests {
         let lines = [(0, 50), (1, 45), (2, -250), (3, 40 - level.max_loss() - 20)];
         let mut seen = [0; 4];
         for i in 0..2000u64 {
-            seen[level.choose(&lines, mix(i)).unwrap()] += 1;
+            seen[level.choose(&lines, crate::rng::mix64(i)).unwrap()] += 1;
         }
         assert_eq!((seen[2], seen[3]), (0, 0));
         assert!(seen[0] > seen[1] && seen[1] > 0, "{seen:?}");
@@ -321,6 +312,6 @@ mod tests {
     fn a_mate_is_never_thrown_away_at_high_levels() {
         let level = Level::from_elo(Scale::Chess, 2400);
         let lines = [(0, 31_990), (1, 900), (2, 850)];
-        assert!((0..500u64).all(|i| level.choose(&lines, mix(i)) == Some(0)));
+        assert!((0..500u64).all(|i| level.choose(&lines, crate::rng::mix64(i)) == Some(0)));
     }
 }

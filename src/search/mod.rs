@@ -41,7 +41,8 @@ pub struct Limits<M> {
     pub depth: Option<i32>,
     /// Maximum nodes (counted by the main thread).
     pub nodes: Option<u64>,
-    /// Stop once a mate in this many moves is found.
+    /// Stop once a mate in this many moves is found, and after at most
+    /// 2N - 1 plies and a few more (see `worker.rs`) when none is.
     pub mate: Option<i32>,
     /// Search until told to stop.
     pub infinite: bool,

@@ -8,6 +8,7 @@
 
 use crate::eval::Playable;
 use crate::score::{mate_in_moves, Score, INFINITE, MAX_PLY};
+use crate::search::alphabeta::no_move_score;
 use crate::search::ordering::History;
 use crate::search::params::{Params, Step};
 use crate::search::tt::TranspositionTable;
@@ -20,6 +21,9 @@ use std::time::{Duration, Instant};
 
 /// Nodes between two looks at the clock and publications of the node count.
 const CHECK_INTERVAL: u64 = 1024;
+
+/// Plies a `go mate N` search goes beyond the 2N - 1 a mate in N needs.
+const MATE_SLACK: i32 = 5;
 
 /// A root move with what the last iterations found for it.
 #[derive(Clone, Debug)]
@@ -229,10 +233,13 @@ impl<G: Playable> Worker<G> {
         }
     }
 
-    /// Whether the search must unwind now.
+    /// Whether the search must unwind now. Depth 1 never does: it is cheap
+    /// (every root move, then quiescence), and finishing it is what gives
+    /// every answer a searched move and score, also after a `stop` (or the
+    /// end of input) that follows `go` at once.
     #[inline]
     pub(crate) fn should_stop(&mut self) -> bool {
-        if !self.stopped && self.signals.stopped() {
+        if !self.stopped && self.root_depth > 1 && self.signals.stopped() {
             self.stopped = true;
         }
         self.stopped
@@ -262,11 +269,23 @@ impl<G: Playable> Worker<G> {
         let main = self.id == 0;
         let mut outcome = Finding { depth: 0, score: 0, pv: Vec::new(), nodes: 0, seldepth: 0 };
         if self.root_moves.is_empty() {
+            if main {
+                self.report_game_over(root, reporter, start);
+            }
             self.publish_nodes();
             return outcome;
         }
         let multipv = limits.multipv.clamp(1, self.root_moves.len());
-        let max_depth = limits.depth.unwrap_or(MAX_PLY as i32 - 8).clamp(1, MAX_PLY as i32 - 8);
+        // `go mate N` is bounded: a mate in N moves takes 2N - 1 plies, and
+        // the pruning steps can hide it for a few more (the ladder mate in
+        // two shows at depth 6 or 7), hence the slack.
+        let mate_depth = limits.mate.map(|n| 2 * n.clamp(1, MAX_PLY as i32) - 1 + MATE_SLACK);
+        let max_depth = [limits.depth, mate_depth]
+            .into_iter()
+            .flatten()
+            .min()
+            .unwrap_or(MAX_PLY as i32 - 8)
+            .clamp(1, MAX_PLY as i32 - 8);
         let mut stable_iterations = 0;
         let mut last_best = None;
         let mut last_score = 0;
@@ -296,15 +315,12 @@ impl<G: Playable> Worker<G> {
                     reporter.info(root, &self.info(i, depth, ScoreBound::Exact, start));
                 }
             }
-            // A stopped iteration still counts when its first move was
-            // searched fully: the sorted root list holds sound results (at
-            // depth 1 they are the whole outcome, below). One stopped before
-            // any root move was (a `stop` or the end of input right after
-            // `go`) leaves the outcome as it was: the first score is still
-            // -INFINITE, which reads as a mate.
-            let first_scored = self.root_moves[0].score > -INFINITE;
-            if self.stopped && !(depth == 1 && first_scored) {
-                if first_scored {
+            // A stopped iteration (never depth 1, which always finishes)
+            // still counts when its first move was searched fully: the
+            // sorted root list holds sound results. The outcome keeps the
+            // last finished iteration's depth.
+            if self.stopped {
+                if self.root_moves[0].score > -INFINITE {
                     outcome.pv.clone_from(&self.root_moves[0].pv);
                     outcome.score = self.root_moves[0].score;
                 }
@@ -355,10 +371,6 @@ impl<G: Playable> Worker<G> {
         // for `stop` or `ponderhit`, and the pool raises it once it may
         // report (see `pool::search`).
         self.publish_nodes();
-        if outcome.pv.is_empty() {
-            // Stopped before depth 1 finished: any legal move beats none.
-            outcome.pv = vec![self.root_moves[0].mv];
-        }
         if let Some(play) = limits.level.filter(|_| main) {
             let lines: Vec<_> = finished.iter().map(|(mv, score, _)| (*mv, *score)).collect();
             let chosen = play.level.choose(&lines, play.random);
@@ -369,6 +381,34 @@ impl<G: Playable> Worker<G> {
         }
         outcome.nodes = self.nodes;
         outcome
+    }
+
+    /// A root without a legal move: the game is over. The main thread
+    /// reports its score (lost, drawn, or won in antidraughts) at depth 0
+    /// with no line, as Stockfish does before `bestmove (none)`.
+    fn report_game_over<R: Reporter<G>>(&self, root: &G, reporter: &R, start: Instant) {
+        let mut list = G::MoveList::default();
+        root.generate(&mut list);
+        if !list.is_empty() {
+            // The searchmoves left none of the legal moves: no verdict.
+            return;
+        }
+        reporter.info(
+            root,
+            &Info {
+                depth: 0,
+                seldepth: 0,
+                multipv: 1,
+                score: no_move_score(root, 0),
+                bound: ScoreBound::Exact,
+                nodes: 0,
+                time: start.elapsed(),
+                hashfull: self.tt.hashfull(),
+                tbhits: 0,
+                table: None,
+                pv: Vec::new(),
+            },
+        );
     }
 
     fn prepare(&mut self, root: &G, history: &[u64], limits: &Limits<G::Move>, start: Instant) {

@@ -9,7 +9,7 @@
 //! Invariant: a move without a reported score resets the counters of that
 //! rule, so adjudication only ever follows an unbroken run of scores.
 
-use super::engine::Score;
+use super::client::Score;
 use crate::game::Side;
 
 /// Draw adjudication settings.

@@ -83,6 +83,20 @@ impl TimeControl {
     }
 }
 
+/// The PGN `TimeControl` text of `tc`: `moves/seconds+inc` or
+/// `seconds+inc` (`+inc` only when there is one). The runner's output and
+/// notes use it too.
+pub fn tc_text(tc: &TimeControl) -> String {
+    let mut out = match tc.moves {
+        Some(m) => format!("{m}/{}", tc.base.as_secs_f64()),
+        None => format!("{}", tc.base.as_secs_f64()),
+    };
+    if !tc.increment.is_zero() {
+        out.push_str(&format!("+{}", tc.increment.as_secs_f64()));
+    }
+    out
+}
+
 /// Everything that limits one search.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Limits {

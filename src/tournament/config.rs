@@ -1,23 +1,80 @@
 //! The `crown match` command line, in the style of cutechess-cli and
-//! fastchess: options take `key=value` groups, `--engine` repeats, `--each`
-//! applies to every engine (engine's own settings win). One or two leading
-//! dashes are accepted. clap reads the options (one `Vec` per `--engine`
-//! group); this file turns them into a [`MatchConfig`] and range-checks
-//! them: counts of zero are refused, time values must be finite and at most
-//! [`super::clock::MAX_SECONDS`].
+//! fastchess, and the [`MatchConfig`] it yields: options take `key=value`
+//! groups, `--engine` repeats, `--each` applies to every engine (engine's
+//! own settings win). One or two leading dashes are accepted. clap reads
+//! the options (one `Vec` per `--engine` group); this file turns them into
+//! a [`MatchConfig`] and range-checks them: counts of zero are refused,
+//! time values must be finite and at most [`super::clock::MAX_SECONDS`].
 //!
 //! Invariant: parsing never starts a process or touches a file; it only
 //! builds a [`MatchConfig`] or returns a readable error.
 
 use super::adjudication::{Adjudication, DrawRule, ResignRule};
 use super::clock::{checked_seconds, seconds, Limits, TimeControl};
-use super::engine::{apply_setting, EngineConfig, Protocol};
-use super::runner::{MatchConfig, OpeningSource};
+use super::engine_config::{apply_setting, EngineConfig, Protocol};
 use super::sprt::Sprt;
 use crate::game::Variant;
 use clap::error::ErrorKind;
 use clap::{Arg, ArgAction, CommandFactory, FromArgMatches, Parser};
 use std::time::Duration;
+
+/// Where openings come from.
+#[derive(Clone, Debug, PartialEq)]
+pub struct OpeningSource {
+    /// The file.
+    pub file: String,
+    /// `epd`, `fen`, `pgn` or `pdn`.
+    pub format: String,
+    /// Shuffle the list (with the match seed) instead of file order.
+    pub random: bool,
+    /// Cut lines to this many plies.
+    pub plies: Option<usize>,
+    /// Start at this (1-based) entry.
+    pub start: usize,
+}
+
+/// Everything a match needs.
+#[derive(Clone, Debug)]
+pub struct MatchConfig {
+    /// The engines (two or more).
+    pub engines: Vec<EngineConfig>,
+    /// The variant.
+    pub variant: Variant,
+    /// Games per pairing per round.
+    pub games: u32,
+    /// Rounds.
+    pub rounds: u32,
+    /// Play each opening twice with colours swapped.
+    pub repeat: bool,
+    /// Games at once.
+    pub concurrency: usize,
+    /// Engine 0 against every other engine instead of a round robin.
+    pub gauntlet: bool,
+    /// Opening file, or random openings when `None`.
+    pub openings: Option<OpeningSource>,
+    /// Plies of random openings.
+    pub random_plies: usize,
+    /// Seed for random openings and shuffling.
+    pub seed: u64,
+    /// Adjudication rules.
+    pub adjudication: Adjudication,
+    /// Clock tolerance.
+    pub time_margin: Duration,
+    /// Wait for a move without clock or movetime.
+    pub hang_timeout: Duration,
+    /// SPRT on the first pairing.
+    pub sprt: Option<Sprt>,
+    /// PGN/PDN output file.
+    pub pgn_out: Option<String>,
+    /// Go on from the games already in `pgn_out` (see `resume.rs`).
+    pub resume: bool,
+    /// Protocol traffic and stderr log file.
+    pub log: Option<String>,
+    /// Print the detailed block every this many games (0: only at the end).
+    pub rating_interval: u64,
+    /// PGN event name.
+    pub event: String,
+}
 
 /// The help text of `crown match`.
 pub const USAGE: &str = "\
@@ -172,7 +229,7 @@ pub fn parse(args: &[String]) -> Result<Option<MatchConfig>, String> {
     };
     let mut limits = Limits::default();
     let variant = match &a.variant {
-        Some(text) => Variant::parse(text).ok_or_else(|| format!("unknown variant '{text}'"))?,
+        Some(text) => text.parse::<Variant>().map_err(|e| e.to_string())?,
         None => Variant::Chess,
     };
     if let Some(text) = &a.tc {

@@ -17,9 +17,10 @@
 //! fails (malformed, unreadable book, no balanced position found) prints
 //! no line at all.
 
-use super::openings::{self, Rng, BALANCED};
+use super::openings::{self, BALANCED};
 use crate::chess::Position;
 use crate::game::{Game, Variant};
+use crate::rng::Rng;
 use crate::search::Limits;
 use std::path::PathBuf;
 

@@ -9,7 +9,7 @@
 //! * `plies=N` cuts every opening line to N plies.
 //! * Without a file, random openings of `plies` plies (default 8 for chess,
 //!   4 for draughts) are played from the start position (a random one of the
-//!   960 for Chess960) with a seeded generator, and kept only when balanced:
+//!   960 for Chess960) with a seeded generator ([`Rng`]), and kept only when balanced:
 //!   a short fixed-depth search by Crown's own engine ([`Balance`]) scores
 //!   them within [`BALANCED`] (the most even of the tries otherwise).
 //!
@@ -20,6 +20,7 @@ use crate::chess::chess960::chess960_fen;
 use crate::chess::san::parse_san;
 use crate::eval::Playable;
 use crate::game::{Game, Variant};
+use crate::rng::Rng;
 use crate::search::Limits;
 
 /// An opening as text, before it is checked against the rules.
@@ -40,54 +41,6 @@ pub struct Opening<G: Game> {
     pub standard_start: bool,
     /// The opening moves played from `start`.
     pub moves: Vec<G::Move>,
-}
-
-/// A small seeded generator (splitmix64): reproducible, no dependency.
-#[derive(Clone, Debug)]
-pub struct Rng(u64);
-
-impl Rng {
-    /// A generator from a seed.
-    pub fn new(seed: u64) -> Rng {
-        Rng(seed)
-    }
-
-    /// The next 64 random bits.
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    /// A number below `n` (n > 0).
-    pub fn below(&mut self, n: usize) -> usize {
-        (self.next_u64() % n.max(1) as u64) as usize
-    }
-
-    /// A number in `lo..=hi`.
-    pub fn range(&mut self, lo: u64, hi: u64) -> u64 {
-        lo + self.next_u64() % (hi - lo + 1)
-    }
-
-    /// True with probability `percent` / 100.
-    pub fn chance(&mut self, percent: u64) -> bool {
-        self.next_u64() % 100 < percent
-    }
-
-    /// One element of `items` (which must not be empty).
-    pub fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
-        &items[(self.next_u64() % items.len() as u64) as usize]
-    }
-
-    /// Shuffles a slice (Fisher–Yates).
-    pub fn shuffle<T>(&mut self, items: &mut [T]) {
-        for i in (1..items.len()).rev() {
-            let j = self.below(i + 1);
-            items.swap(i, j);
-        }
-    }
 }
 
 /// Reads an opening file. `format` is `epd`, `fen`, `pgn` or `pdn`.
@@ -321,15 +274,6 @@ pub fn random_opening<G: Balance>(
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn shuffle_keeps_the_elements() {
-        let mut rng = Rng::new(1);
-        let mut v = [1, 2, 3, 4, 5];
-        rng.shuffle(&mut v);
-        v.sort_unstable();
-        assert_eq!(v, [1, 2, 3, 4, 5]);
-    }
 
     #[test]
     fn fen_and_epd_lines() {

@@ -6,19 +6,26 @@
 //! move under its limits, charge its clock, check the move against the legal
 //! list, play it, and consult the adjudicator.
 //!
+//! Engines are [`Client`]s: the loop never knows their protocol. This file
+//! is also where a configured protocol becomes a client ([`start_client`]).
+//!
 //! Invariants: every move played is a legal move found by the rules, never
 //! the engine's text; any engine failure ends the game as a loss for that
 //! engine with a stated reason, and marks the engine for a restart.
 
 use super::adjudication::{Adjudication, Adjudicator, Verdict};
-use super::clock::GameClock;
-use super::engine::{EndVerdict, EngineConfig, Fault, Player, SearchRequest};
-use super::hub::HubText;
+use super::client::{Client, EndVerdict, Fault, SearchRequest};
+use super::clock::{tc_text, GameClock};
+use super::dxp_client::DxpClient;
+use super::engine_config::{EngineConfig, Protocol};
+use super::hub_client::HubClient;
+use super::hub_text::HubText;
 use super::openings::Opening;
-use super::pgn::{GameRecord, GameResult, MoveRecord};
+use super::pgn_writer::{GameRecord, MoveRecord};
 use super::process::TrafficLog;
+use super::uci_client::UciClient;
 use crate::chess::san::san;
-use crate::game::{DrawReason, Game, Outcome, Side, Variant};
+use crate::game::{DrawReason, Game, GameResult, Outcome, Side, Variant};
 use std::time::{Duration, Instant};
 
 /// Match-wide settings a game needs.
@@ -61,10 +68,21 @@ fn side_name(side: Side) -> &'static str {
     }
 }
 
-fn win_for(side: Side) -> GameResult {
-    match side {
-        Side::White => GameResult::WhiteWins,
-        Side::Black => GameResult::BlackWins,
+/// Starts the engine of `config` with the client of its protocol and
+/// completes the handshake.
+pub fn start_client(
+    config: &EngineConfig,
+    variant: Variant,
+    log: &TrafficLog,
+    label: &str,
+) -> Result<Box<dyn Client>, Fault> {
+    fn boxed<C: Client + 'static>(client: C) -> Box<dyn Client> {
+        Box::new(client)
+    }
+    match config.protocol {
+        Protocol::Uci => UciClient::start(config, variant, log, label).map(boxed),
+        Protocol::Hub => HubClient::start(config, variant, log, label).map(boxed),
+        Protocol::Dxp => DxpClient::start(config, variant, log, label).map(boxed),
     }
 }
 
@@ -79,7 +97,7 @@ fn rules_ending<G: Game>(pos: &G, outcome: Outcome) -> Ending {
             } else {
                 format!("{} wins: {} cannot move", side_name(winner), side_name(winner.flip()))
             };
-            (win_for(winner), reason)
+            (GameResult::win_for(winner), reason)
         }
         Outcome::Draw(why) => {
             let text = match why {
@@ -116,15 +134,15 @@ fn fault_ending(side: Side, fault: &Fault, waited: Duration, clocked: bool) -> E
         Fault::Refused(why) => (format!("{who} refused game ({why})"), "abandoned"),
         Fault::Ended(verdict) => return ended_ending(side, verdict),
     };
-    Ending { result: win_for(side.flip()), reason, termination, fault: Some(side) }
+    Ending { result: GameResult::win_for(side.flip()), reason, termination, fault: Some(side) }
 }
 
 /// A game that the engine playing `side` ended itself, as the runner
 /// judged it; the engine is sound and is not restarted.
 fn ended_ending(side: Side, verdict: &EndVerdict) -> Ending {
     let result = match verdict.won {
-        Some(true) => win_for(side),
-        Some(false) => win_for(side.flip()),
+        Some(true) => GameResult::win_for(side),
+        Some(false) => GameResult::win_for(side.flip()),
         None => GameResult::Draw,
     };
     let reason = format!("{} {}", side_name(side), verdict.reason);
@@ -138,7 +156,7 @@ fn ended_ending(side: Side, verdict: &EndVerdict) -> Ending {
 pub fn play_game<G: HubText>(
     settings: &GameSettings,
     configs: [&EngineConfig; 2],
-    players: [&mut Option<Player>; 2],
+    players: [&mut Option<Box<dyn Client>>; 2],
     opening: &Opening<G>,
     number: u64,
     round: u32,
@@ -183,18 +201,6 @@ pub fn play_game<G: HubText>(
     Played { record, restart, engine_moves }
 }
 
-/// The PGN `TimeControl` text: `moves/seconds+inc` or `seconds+inc`.
-pub fn tc_text(tc: &super::clock::TimeControl) -> String {
-    let mut out = match tc.moves {
-        Some(m) => format!("{m}/{}", tc.base.as_secs_f64()),
-        None => format!("{}", tc.base.as_secs_f64()),
-    };
-    if !tc.increment.is_zero() {
-        out.push_str(&format!("+{}", tc.increment.as_secs_f64()));
-    }
-    out
-}
-
 /// Plays `mv` on the game's position and records it (protocol text, Hub
 /// text when a Hub engine plays, the key for repetitions). Returns whether
 /// the move was irreversible, so the caller can restart the reversible tail
@@ -227,7 +233,7 @@ fn first_move_number<G: Game>(pos: &G) -> u32 {
 fn run<G: HubText>(
     settings: &GameSettings,
     configs: [&EngineConfig; 2],
-    slots: &mut [&mut Option<Player>; 2],
+    slots: &mut [&mut Option<Box<dyn Client>>; 2],
     opening: &Opening<G>,
     record: &mut GameRecord,
     engine_moves: &mut u64,
@@ -241,7 +247,7 @@ fn run<G: HubText>(
         let ready = loop {
             if slots[i].is_none() {
                 let label = configs[i].name.clone();
-                match Player::start(configs[i], settings.variant, &settings.log, &label) {
+                match start_client(configs[i], settings.variant, &settings.log, &label) {
                     Ok(p) => *slots[i] = Some(p),
                     Err(f) => break Err(f),
                 }
@@ -270,7 +276,7 @@ fn run<G: HubText>(
     let mut history: Vec<u64> = Vec::with_capacity(256);
     let mut texts: Vec<String> = Vec::with_capacity(256);
     // Hub wants its own notation (all captured squares); kept only for Hub games.
-    let hub = configs.iter().any(|c| c.protocol == super::engine::Protocol::Hub);
+    let hub = configs.iter().any(|c| c.protocol == Protocol::Hub);
     let mut hub_texts: Vec<String> = Vec::new();
     let mut recent = (0usize, pos.clone());
     let game_fen = pos.to_fen();
@@ -346,7 +352,7 @@ fn run<G: HubText>(
                 let mut text = reply.mv.clone();
                 text.truncate(40);
                 return Ending {
-                    result: win_for(side.flip()),
+                    result: GameResult::win_for(side.flip()),
                     reason: format!("{} makes an illegal move: {text}", side_name(side)),
                     termination: "rules infraction",
                     fault: Some(side),
@@ -384,7 +390,7 @@ fn run<G: HubText>(
             }
             Some(Verdict::Resign(loser)) => {
                 return Ending {
-                    result: win_for(loser.flip()),
+                    result: GameResult::win_for(loser.flip()),
                     reason: format!("{} wins by adjudication", side_name(loser.flip())),
                     termination: "adjudication",
                     fault: None,

@@ -6,9 +6,9 @@
 //! first engine (the lower engine index); a pentanomial pair is counted only
 //! when both of its games have finished, whatever order they finish in.
 
-use super::pgn::GameResult;
 use super::sprt::{Decision, Sprt};
 use super::stats::{format_elo, Pentanomial, Trinomial};
+use crate::game::GameResult;
 use std::collections::HashMap;
 use std::fmt::Write as _;
 

@@ -17,8 +17,8 @@
 //!   stop (no result token after its moves) is dropped from the file and
 //!   played again, so the file stays a valid PGN/PDN.
 
-use super::pgn::GameResult;
-use super::runner::Job;
+use super::schedule::Job;
+use crate::game::GameResult;
 
 /// The PGN `Termination` values the runner writes.
 const TERMINATIONS: [&str; 5] =

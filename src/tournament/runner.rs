@@ -1,9 +1,8 @@
-//! The match: schedule, worker threads, live output, SPRT stop, summary.
+//! The match: openings, worker threads, live output, SPRT stop, summary.
 //!
-//! Schedule: for each round, for each pairing (every pair of engines for a
-//! round robin, the first engine against each other for a gauntlet), `games`
-//! games. With `--repeat` games come in pairs on the same opening with the
-//! colours swapped; those pairs feed the pentanomial statistics.
+//! The games come from `schedule.rs`; their openings from the book (or
+//! random openings seeded by `--seed` and the game's opening index), the
+//! same on every run, so `--resume` (`resume.rs`) can check them.
 //!
 //! Concurrency: `concurrency` worker threads (`std::thread::scope`) take the
 //! next game from a shared counter; each worker owns its engine processes and
@@ -13,136 +12,28 @@
 //!
 //! Invariant: an engine failure ends one game, never the match.
 
-use super::adjudication::Adjudication;
-use super::dxp::dxp_limits;
-use super::engine::{EngineConfig, Player, Protocol};
-use super::hub::HubText;
-use super::openings::{self, Opening, OpeningText, Rng};
-use super::pgn::write_game;
-use super::play::{play_game, tc_text, GameSettings, Played};
+use super::client::Client;
+use super::clock::tc_text;
+use super::config::MatchConfig;
+use super::dxp_client::dxp_limits;
+use super::engine_config::Protocol;
+use super::hub_text::HubText;
+use super::openings::{self, Opening, OpeningText};
+use super::pgn_writer::write_game;
+use super::play::{play_game, GameSettings, Played};
 use super::process::TrafficLog;
-use super::progress::Progress;
+use super::progress_bar::Progress;
 use super::report::Report;
 use super::resume::{self, Resumed};
-use super::sprt::{Decision, Sprt};
-use crate::game::{Game, Variant};
+use super::schedule::{schedule, Job};
+use super::sprt::Decision;
+use crate::game::Game;
+use crate::rng::{Rng, GOLDEN_GAMMA};
 use std::fs::File;
 use std::io::Write;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
-
-/// Where openings come from.
-#[derive(Clone, Debug, PartialEq)]
-pub struct OpeningSource {
-    /// The file.
-    pub file: String,
-    /// `epd`, `fen`, `pgn` or `pdn`.
-    pub format: String,
-    /// Shuffle the list (with the match seed) instead of file order.
-    pub random: bool,
-    /// Cut lines to this many plies.
-    pub plies: Option<usize>,
-    /// Start at this (1-based) entry.
-    pub start: usize,
-}
-
-/// Everything a match needs.
-#[derive(Clone, Debug)]
-pub struct MatchConfig {
-    /// The engines (two or more).
-    pub engines: Vec<EngineConfig>,
-    /// The variant.
-    pub variant: Variant,
-    /// Games per pairing per round.
-    pub games: u32,
-    /// Rounds.
-    pub rounds: u32,
-    /// Play each opening twice with colours swapped.
-    pub repeat: bool,
-    /// Games at once.
-    pub concurrency: usize,
-    /// Engine 0 against every other engine instead of a round robin.
-    pub gauntlet: bool,
-    /// Opening file, or random openings when `None`.
-    pub openings: Option<OpeningSource>,
-    /// Plies of random openings.
-    pub random_plies: usize,
-    /// Seed for random openings and shuffling.
-    pub seed: u64,
-    /// Adjudication rules.
-    pub adjudication: Adjudication,
-    /// Clock tolerance.
-    pub time_margin: Duration,
-    /// Wait for a move without clock or movetime.
-    pub hang_timeout: Duration,
-    /// SPRT on the first pairing.
-    pub sprt: Option<Sprt>,
-    /// PGN/PDN output file.
-    pub pgn_out: Option<String>,
-    /// Go on from the games already in `pgn_out` (see `resume.rs`).
-    pub resume: bool,
-    /// Protocol traffic and stderr log file.
-    pub log: Option<String>,
-    /// Print the detailed block every this many games (0: only at the end).
-    pub rating_interval: u64,
-    /// PGN event name.
-    pub event: String,
-}
-
-/// One scheduled game.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Job {
-    /// Game number, 1-based.
-    pub number: u64,
-    /// Round, 1-based.
-    pub round: u32,
-    /// White's engine index.
-    pub white: usize,
-    /// Black's engine index.
-    pub black: usize,
-    /// Opening index (into the book, or the seed offset of a random opening).
-    pub opening: usize,
-    /// The colour-swapped pair this game belongs to.
-    pub pair: Option<u64>,
-}
-
-/// The pairings of a match: `(a, b)` with `a < b`.
-pub fn pairings(engines: usize, gauntlet: bool) -> Vec<(usize, usize)> {
-    if gauntlet {
-        (1..engines).map(|b| (0, b)).collect()
-    } else {
-        (0..engines).flat_map(|a| (a + 1..engines).map(move |b| (a, b))).collect()
-    }
-}
-
-/// Every game of the match, in order.
-pub fn schedule(config: &MatchConfig) -> Vec<Job> {
-    let mut jobs = Vec::new();
-    let pairs = pairings(config.engines.len(), config.gauntlet);
-    let per_opening = if config.repeat { 2 } else { 1 };
-    let openings_per_round = (config.games as usize).div_ceil(per_opening);
-    let mut pair_id = 0u64;
-    for round in 0..config.rounds {
-        for &(a, b) in &pairs {
-            for g in 0..config.games as usize {
-                let (white, black) = if g % 2 == 0 { (a, b) } else { (b, a) };
-                let pair = (config.repeat && (g / 2 * 2 + 1) < config.games as usize)
-                    .then_some(pair_id + (g / 2) as u64);
-                jobs.push(Job {
-                    number: jobs.len() as u64 + 1,
-                    round: round + 1,
-                    white,
-                    black,
-                    opening: round as usize * openings_per_round + g / per_opening,
-                    pair,
-                });
-            }
-            pair_id += openings_per_round as u64;
-        }
-    }
-    jobs
-}
 
 /// The process's own CPU time (user + system, all threads; engines are
 /// separate processes and not included), from `/proc/self/stat`.
@@ -206,7 +97,7 @@ fn opening_for<G: HubText>(
     index: usize,
 ) -> Result<Opening<G>, String> {
     if book.is_empty() {
-        let mut rng = Rng::new(config.seed ^ (index as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15));
+        let mut rng = Rng::new(config.seed ^ (index as u64).wrapping_mul(GOLDEN_GAMMA));
         openings::random_opening::<G>(config.variant, config.random_plies, &mut rng)
     } else {
         Ok(book[index % book.len()].clone())
@@ -288,7 +179,7 @@ pub fn run<G: HubText>(config: &MatchConfig, out: &mut dyn Write) -> Result<Matc
 }
 
 /// [`run`], with a progress bar on stdout when `bar` and stdout is a
-/// terminal (`crown match` asks for it; see `progress.rs`).
+/// terminal (`crown match` asks for it; see `progress_bar.rs`).
 pub fn run_shown<G: HubText>(
     config: &MatchConfig,
     out: &mut dyn Write,
@@ -306,7 +197,7 @@ pub fn run_shown<G: HubText>(
         }
     }
     // DXP engines play the closest control GAMEREQ can carry, and the
-    // runner's clock for them is that control (see `dxp.rs`).
+    // runner's clock for them is that control (see `dxp_client.rs`).
     let mut adjusted = config.clone();
     for e in &mut adjusted.engines {
         if e.protocol == Protocol::Dxp {
@@ -382,7 +273,7 @@ pub fn run_shown<G: HubText>(
             let (jobs, next, stop, settings, book) = (&todo, &next, &stop, &settings, &book);
             let builder = std::thread::Builder::new().name(format!("match-worker-{worker}"));
             let spawned = builder.spawn_scoped(scope, move || {
-                let mut players: Vec<Option<Player>> =
+                let mut players: Vec<Option<Box<dyn Client>>> =
                     config.engines.iter().map(|_| None).collect();
                 while !stop.load(Ordering::Relaxed) {
                     let i = next.fetch_add(1, Ordering::Relaxed);

@@ -247,7 +247,7 @@ mod tests {
         assert!(Sprt::parse(&["x".to_string()]).is_err());
     }
 
-    /// Generation 6's SPRT (tuning/chess-nnue-history.md): two runs, the first one's PGN
+    /// Generation 6's SPRT (tuning/generations.md, "SPRT runs"): two runs, the first one's PGN
     /// lost with its machine. The second run's counts with the first as a
     /// prior give the LLR of the summed counts, 2.95 (H1), where the second
     /// run alone is far from a bound.

@@ -10,6 +10,12 @@
 //!   killed and reaped when dropped, so no test leaves a process behind.
 //! * [`soak`]: `CROWN_SOAK=1` turns the default runs (at most 2 minutes
 //!   each) into long soaks.
+//! * [`Owed`]: what a process still owes (answers to searches, with the
+//!   moves an answer may be, and liveness replies) and [`Owed::settle`],
+//!   which collects it or fails.
+//! * [`malformed`] and [`hostile_cases`]: lines no GUI should send (random
+//!   bytes, some not UTF-8; commands cut short; numbers too large for any
+//!   field; white space alone; the cases of `tests/data/uci_hostile.txt`).
 //!
 //! Every wait is bounded: a hang becomes a failure with the transcript.
 
@@ -26,7 +32,7 @@ pub const DUE: Duration = Duration::from_secs(2);
 
 /// The seeded generator of the match runner (splitmix64), so a failing
 /// sequence replays from its printed seed.
-pub use crown::tournament::openings::Rng;
+pub use crown::rng::Rng;
 
 /// The run's seed: `CROWN_SEED` when set, else from the clock. Printed, so
 /// a failing run can be replayed.
@@ -80,13 +86,19 @@ pub struct Proc {
 impl Proc {
     /// Starts the binary with `args` (none: UCI; `["hub"]`: Hub).
     pub fn start(args: &[&str]) -> Proc {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_crown"))
+        Proc::start_program(env!("CARGO_BIN_EXE_crown"), args)
+    }
+
+    /// Starts another program on the same pipes (the tests of the checks
+    /// use stand-ins that misbehave).
+    pub fn start_program(program: &str, args: &[&str]) -> Proc {
+        let mut child = Command::new(program)
             .args(args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
             .spawn()
-            .expect("start crown");
+            .unwrap_or_else(|e| panic!("start {program}: {e}"));
         let stdout = child.stdout.take().expect("stdout");
         let (tx, lines) = mpsc::channel();
         std::thread::spawn(move || {
@@ -119,11 +131,21 @@ impl Proc {
 
     /// Sends one line; `false` when the pipe is closed.
     pub fn send(&mut self, line: &str) -> bool {
-        self.remember(format!("> {}", line.chars().take(120).collect::<String>()));
+        self.send_bytes(line.as_bytes())
+    }
+
+    /// Sends one line of raw bytes (need not be UTF-8); `false` when the
+    /// pipe is closed.
+    pub fn send_bytes(&mut self, line: &[u8]) -> bool {
+        let shown: String = String::from_utf8_lossy(line).chars().take(120).collect();
+        self.remember(format!("> {shown:?}"));
         let Some(stdin) = self.stdin.as_mut() else { return false };
-        stdin.write_all(line.as_bytes()).is_ok()
-            && stdin.write_all(b"\n").is_ok()
-            && stdin.flush().is_ok()
+        stdin.write_all(line).is_ok() && stdin.write_all(b"\n").is_ok() && stdin.flush().is_ok()
+    }
+
+    /// How the process ended, if it has.
+    pub fn exit_status(&mut self) -> Option<ExitStatus> {
+        self.child.try_wait().ok().flatten()
     }
 
     /// The next line, or `None` after `wait` (or when the output closed).
@@ -229,6 +251,9 @@ pub struct Owed {
     pub gos: u64,
     /// Searches answered.
     pub answers: u64,
+    /// For each search not answered yet, in order: the moves its answer
+    /// must be one of (`None`: any).
+    pub allowed: VecDeque<Option<Vec<String>>>,
     /// Liveness requests not answered yet.
     pub ready: VecDeque<Instant>,
     /// Whether an endless search may be running.
@@ -238,7 +263,22 @@ pub struct Owed {
 impl Owed {
     /// Nothing owed yet.
     pub fn new(words: Words) -> Owed {
-        Owed { words, gos: 0, answers: 0, ready: VecDeque::new(), infinite: false }
+        Owed {
+            words,
+            gos: 0,
+            answers: 0,
+            allowed: VecDeque::new(),
+            ready: VecDeque::new(),
+            infinite: false,
+        }
+    }
+
+    /// Counts a search started; its answer must be one of `allowed` when
+    /// given. Every search of a run is counted here, so the answers match
+    /// their searches in order.
+    pub fn go(&mut self, allowed: Option<Vec<String>>) {
+        self.gos += 1;
+        self.allowed.push_back(allowed);
     }
 
     /// Counts one line of output against what is owed.
@@ -254,6 +294,16 @@ impl Owed {
                 self.gos,
                 p.dump()
             );
+            if let Some(Some(allowed)) = self.allowed.pop_front() {
+                let played = hub_field(&line.text, "move")
+                    .or_else(|| field(&line.text, self.words.answer))
+                    .unwrap_or("");
+                assert!(
+                    allowed.iter().any(|m| m == played),
+                    "{ctx}: answer {played:?} is not one of {allowed:?}\n{}",
+                    p.dump()
+                );
+            }
         } else if line.text == self.words.ready {
             let sent = self.ready.pop_front().unwrap_or_else(|| {
                 panic!("{ctx}: {} without a request\n{}", self.words.ready, p.dump());
@@ -270,10 +320,15 @@ impl Owed {
         }
     }
 
-    /// Sends `stop` as often as needed and reads until everything owed has
-    /// come; fails when nothing arrives for [`DUE`] while something is owed.
+    /// Sends `stop` as often as needed (every 50 ms while a search is owed:
+    /// each ends the running search, and the next one kept behind it
+    /// starts) and reads until everything owed has come. Fails when nothing
+    /// owed (an answer, a liveness reply) arrives for [`DUE`] while
+    /// something is: other lines (`info`, errors) are no progress, so an
+    /// engine that talks forever without answering fails too. Fails at once,
+    /// with its exit status, when the process has died.
     pub fn settle(&mut self, p: &mut Proc, ctx: &str) {
-        let mut last = Instant::now();
+        let mut progress = Instant::now();
         let mut stopped = Instant::now() - DUE;
         while self.answers < self.gos || !self.ready.is_empty() {
             if let Some(front) = self.ready.front() {
@@ -283,23 +338,34 @@ impl Owed {
                     p.dump()
                 );
             }
-            if self.answers < self.gos && stopped.elapsed() > Duration::from_millis(200) {
+            if self.answers < self.gos && stopped.elapsed() > Duration::from_millis(50) {
                 p.send("stop");
                 stopped = Instant::now();
             }
-            match p.next(Duration::from_millis(50)) {
-                Some(line) => {
-                    last = Instant::now();
-                    self.take(&line, p, ctx);
+            if let Some(line) = p.next(Duration::from_millis(50)) {
+                let before = (self.answers, self.ready.len());
+                self.take(&line, p, ctx);
+                if (self.answers, self.ready.len()) != before {
+                    progress = Instant::now();
                 }
-                None => assert!(
-                    last.elapsed() <= DUE,
-                    "{ctx}: hang: {} of {} answered, {} liveness owed\n{}",
+            } else if let Some(status) = p.exit_status() {
+                panic!(
+                    "{ctx}: crown exited ({status}) with {} of {} answered, {} liveness owed\n{}",
                     self.answers,
                     self.gos,
                     self.ready.len(),
                     p.dump()
-                ),
+                );
+            }
+            if progress.elapsed() > DUE {
+                let status = p.exit_status();
+                panic!(
+                    "{ctx}: hang: {} of {} answered, {} liveness owed, exit status {status:?}\n{}",
+                    self.answers,
+                    self.gos,
+                    self.ready.len(),
+                    p.dump()
+                );
             }
         }
         self.infinite = false;
@@ -363,4 +429,162 @@ pub fn run_sequences(protocol: &Protocol<'_>, seed: u64, rng: &mut Rng) {
     p.send("quit");
     assert!(p.wait_exit(DUE).is_some(), "seed {seed}: still running 2 s after quit");
     eprintln!("{done} sequences in {:.1} s", started.elapsed().as_secs_f64());
+}
+
+/// Numbers no field takes whole: past `u32`, `u64` and `i128`, negative,
+/// or written in a form a count never has.
+const ODD_NUMBERS: &[&str] = &[
+    "-1",
+    "-0",
+    "4294967296",
+    "18446744073709551616",
+    "-9223372036854775809",
+    "170141183460469231731687303715884105728",
+    "1e9",
+    "0x10",
+    "1.5",
+    "NaN",
+    "inf",
+    "１２",
+];
+
+/// Characters that are valid UTF-8 but no command word: accents, other
+/// scripts, emoji, NUL, DEL, a byte-order mark, zero-width and escape
+/// sequences.
+const ODD_TEXT: &[&str] =
+    &["é", "日本語", "🐴", "\u{0}", "\u{7f}", "\u{feff}", "\u{200b}", "ｇｏ", "\u{1b}[2J", "\\"];
+
+/// A line no GUI should send, built from the protocol's `commands` (valid
+/// lines to cut short), `numbered` (templates whose `{}` gets a number
+/// too large or malformed) and `words` (its keywords, for word soup): random
+/// bytes (some not UTF-8, never a newline), odd characters, a command cut at
+/// a random character, a number no field takes, keywords in random order,
+/// or white space alone.
+pub fn malformed(rng: &mut Rng, commands: &[&str], numbered: &[&str], words: &[&str]) -> Vec<u8> {
+    match rng.range(0, 5) {
+        0 => (0..rng.range(1, 40))
+            .map(|_| loop {
+                let b = rng.next_u64() as u8;
+                if b != b'\n' {
+                    break b;
+                }
+            })
+            .collect(),
+        1 => {
+            let mut text = String::new();
+            for _ in 0..rng.range(1, 5) {
+                let odd = *rng.pick(ODD_TEXT);
+                text.push_str(odd);
+                if rng.chance(50) {
+                    let word = *rng.pick(words);
+                    text.push_str(word);
+                }
+            }
+            text.into_bytes()
+        }
+        2 => {
+            let line = rng.pick(commands);
+            let cuts: Vec<usize> = line.char_indices().map(|(i, _)| i).skip(1).collect();
+            let at = if cuts.is_empty() { 0 } else { *rng.pick(&cuts) };
+            line.as_bytes()[..at].to_vec()
+        }
+        3 => {
+            let number = if rng.chance(50) {
+                rng.pick(ODD_NUMBERS).to_string()
+            } else {
+                (0..rng.range(10, 60)).map(|_| char::from(b'0' + rng.range(0, 9) as u8)).collect()
+            };
+            rng.pick(numbered).replace("{}", &number).into_bytes()
+        }
+        4 => {
+            let mut soup: Vec<&str> = (0..rng.range(1, 6)).map(|_| *rng.pick(words)).collect();
+            rng.shuffle(&mut soup);
+            soup.join(" ").into_bytes()
+        }
+        _ => rng.pick(&["", " ", "\t\t", "\r", "  \t \r"]).as_bytes().to_vec(),
+    }
+}
+
+/// One case of `tests/data/uci_hostile.txt`: its line, its tag, the bytes
+/// to send.
+pub struct Case {
+    /// The line of the data file.
+    pub line: usize,
+    /// What must happen (see the file's header).
+    pub tag: char,
+    /// The line to send, decoded.
+    pub payload: Vec<u8>,
+}
+
+/// `\xHH` (a raw byte), `\\`, `\t` and `\r` decoded.
+fn decode(text: &str) -> Vec<u8> {
+    let mut out = Vec::new();
+    let bytes = text.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        match (bytes[i], bytes.get(i + 1)) {
+            (b'\\', Some(b'\\')) => out.push(b'\\'),
+            (b'\\', Some(b'x')) => {
+                let hex = std::str::from_utf8(&bytes[i + 2..i + 4]).expect("hex digits");
+                out.push(u8::from_str_radix(hex, 16).expect("hex byte"));
+                i += 2;
+            }
+            (b'\\', Some(b't')) => out.push(b'\t'),
+            (b'\\', Some(b'r')) => out.push(b'\r'),
+            (b, _) => {
+                out.push(b);
+                i += 1;
+                continue;
+            }
+        }
+        i += 2;
+    }
+    out
+}
+
+/// The cases of the hostile UCI transcript (`tests/data/uci_hostile.txt`).
+pub fn hostile_cases() -> Vec<Case> {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/uci_hostile.txt");
+    let text = std::fs::read_to_string(path).expect("read the hostile transcript");
+    let mut cases = Vec::new();
+    for (n, raw) in text.lines().enumerate() {
+        if raw.is_empty() || raw.starts_with('#') {
+            continue;
+        }
+        if let Some(rest) = raw.strip_prefix("@long ") {
+            let (count, unit) = rest.split_once(' ').expect("@long N TEXT");
+            let count: usize = count.parse().expect("@long count");
+            let unit = format!("{unit} ");
+            let payload: String = unit.chars().cycle().take(count).collect();
+            cases.push(Case { line: n + 1, tag: 'E', payload: payload.into_bytes() });
+            continue;
+        }
+        let mut chars = raw.chars();
+        let tag = chars.next().unwrap();
+        assert!("EOPA".contains(tag), "line {}: unknown tag in {raw:?}", n + 1);
+        let payload = match chars.as_str() {
+            "" => "",
+            rest => rest.strip_prefix(' ').expect("a space after the tag"),
+        };
+        cases.push(Case { line: n + 1, tag, payload: decode(payload) });
+    }
+    cases
+}
+
+/// What a line owes, as crown's own parser reads it (each stress test maps
+/// its protocol's commands): the parser's tests pin what it accepts; a run
+/// checks that what it accepted is answered.
+#[derive(Debug, PartialEq)]
+pub enum Owes {
+    /// No answer of its own (an error line, an option's note, perft or
+    /// bench output may come).
+    Nothing,
+    /// A `readyok` (UCI) or `pong` (Hub).
+    Ready,
+    /// One `bestmove` (UCI) or `done` (Hub).
+    Answer,
+    /// Not sent in a run: `quit`, a long perft or bench, a large table,
+    /// many threads, an option or parameter that changes the reference
+    /// search.
+    Skip,
 }

@@ -156,6 +156,11 @@ impl Engine {
         fen.to_string()
     }
 
+    /// Closes the engine's input without `quit` (end of input).
+    pub fn close_input(&mut self) {
+        self.stdin = None;
+    }
+
     /// Sends `quit`, checks the exit status is 0 and every printed line
     /// is well formed; returns the whole transcript.
     pub fn quit(mut self) -> Vec<String> {

@@ -24,20 +24,20 @@
 //! generator seeded by the seed and `i`; node limits, never a clock; one
 //! search thread), and games are appended in index order whatever the
 //! number of threads, so a file is the same for 1 or N threads and a
-//! resumed run ([`crate::progress`]) equals an uninterrupted one.
+//! resumed run ([`crate::resume_point`]) equals an uninterrupted one.
 
 use crate::data::Record;
-use crate::progress::{self, Progress};
 use crate::record::ChessRecord;
+use crate::resume_point::{self, ResumePoint};
 use crown::checksum::{fnv1a64, FNV1A64_START};
 use crown::engine::options::{EMBEDDED_NET, NO_NET};
 use crown::eval::{Learned, Tunable};
-use crown::game::{Game, Outcome, Side, Variant};
+use crown::game::{Game, GameResult, Outcome, Side, Variant};
+use crown::rng::{Rng, GOLDEN_GAMMA};
 use crown::score::{is_mate, Score};
 use crown::search::tt::TranspositionTable;
 use crown::search::{Info, Limits, Reporter, ScoreBound, Signals, Worker};
-use crown::tournament::openings::{self, Balance, OpeningText, Rng};
-use crown::tournament::pgn::GameResult;
+use crown::tournament::openings::{self, Balance, OpeningText};
 use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::Path;
@@ -222,7 +222,7 @@ pub struct Played {
 
 /// Plays game number `index`.
 pub fn play_game<G: Encode>(config: &Config, index: u64) -> Result<Played, String> {
-    let mut rng = Rng::new(config.seed ^ index.wrapping_mul(0x9E37_79B9_7F4A_7C15));
+    let mut rng = Rng::new(config.seed ^ index.wrapping_mul(GOLDEN_GAMMA));
     let opening = if config.book.is_empty() {
         openings::random_opening::<G>(config.variant, config.random_plies, &mut rng)?
     } else {
@@ -291,7 +291,7 @@ pub fn play_game<G: Encode>(config: &Config, index: u64) -> Result<Played, Strin
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Status {
     /// The file's totals.
-    pub progress: Progress,
+    pub progress: ResumePoint,
     /// Positions written by this run (not before a resume).
     pub new_positions: u64,
     /// Time since this run started.
@@ -331,13 +331,13 @@ impl Status {
     }
 }
 
-fn done(config: &Config, p: &Progress) -> bool {
+fn done(config: &Config, p: &ResumePoint) -> bool {
     (config.games > 0 && p.games() >= config.games)
         || (config.positions > 0 && p.positions >= config.positions)
 }
 
 /// Plays games on `config.threads` threads and appends them to `out` in
-/// index order, resuming where its sidecar says (see [`crate::progress`]).
+/// index order, resuming where its sidecar says (see [`crate::resume_point`]).
 /// `report` gets the status every `every` and at the end; `warn` gets a
 /// message when a torn tail is cut.
 pub fn run<G: Encode>(
@@ -350,7 +350,7 @@ pub fn run<G: Encode>(
     if config.games == 0 && config.positions == 0 {
         return Err("give --games or --positions (or both)".to_string());
     }
-    let (mut file, mut progress) = progress::open(out, &config.signature(), warn)?;
+    let (mut file, mut progress) = resume_point::open(out, &config.signature(), warn)?;
     let start = Instant::now();
     let mut status =
         Status { progress: progress.clone(), new_positions: 0, elapsed: start.elapsed() };
@@ -428,7 +428,7 @@ pub fn run<G: Encode>(
                 GameResult::Draw => 1,
                 GameResult::BlackWins => 2,
             }] += 1;
-            if let Err(e) = progress::save(out, &progress) {
+            if let Err(e) = resume_point::save(out, &progress) {
                 outcome = Err(e);
                 break;
             }
@@ -487,7 +487,7 @@ mod tests {
         std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join(name);
         let _ = std::fs::remove_file(&path);
-        let _ = std::fs::remove_file(progress::sidecar(&path));
+        let _ = std::fs::remove_file(resume_point::sidecar(&path));
         path
     }
 

@@ -1,9 +1,10 @@
-//! Crown's tuning workshop: self-play data generation ([`datagen`]), the
-//! plain-text position format ([`data`]), the 32-byte chess training
-//! record ([`record`]), the PGN converter ([`pgn`]), the chess network
-//! trainer ([`nnue`]), the international draughts pattern trainer
-//! ([`patterns`]), the draughts shot suite ([`shots`]) and the evaluation
-//! tuner ([`tuner`]).
+//! Crown's tuning workshop: self-play data generation ([`datagen`], made
+//! resumable by its sidecar, [`resume_point`]), the plain-text position
+//! format ([`data`]), the 32-byte chess training record ([`record`]), the
+//! PGN reader and converter ([`pgn_reader`]), the chess network trainer
+//! ([`nnue`]), the international draughts pattern trainer ([`patterns`]),
+//! the draughts shot suite ([`shots`]) and the evaluation tuner
+//! ([`tuner`]).
 //!
 //! Everything is generic over [`crown::eval::Tunable`], and a `--variant`
 //! name becomes a game type through the engine's one variant switch,
@@ -17,8 +18,8 @@ pub mod data;
 pub mod datagen;
 pub mod nnue;
 pub mod patterns;
-pub mod pgn;
-pub mod progress;
+pub mod pgn_reader;
 pub mod record;
+pub mod resume_point;
 pub mod shots;
 pub mod tuner;

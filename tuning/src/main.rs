@@ -4,7 +4,7 @@
 //!   positions appended as 32-byte records (chess, `record.rs`) or text
 //!   lines (draughts, `data.rs`); resumable.
 //! * `crown-tune pgn-to-data`: PGNs with score comments (fastchess,
-//!   `crown match`) to 32-byte chess training records (`pgn.rs`).
+//!   `crown match`) to 32-byte chess training records (`pgn_reader.rs`).
 //! * `crown-tune nnue`: trains the chess network on training records and
 //!   exports the quantised net (`nnue/`).
 //! * `crown-tune patterns`: trains a draughts variant's pattern
@@ -19,11 +19,10 @@
 
 use clap::{Parser, Subcommand};
 use crown::eval::Tunable;
-use crown::game::Variant;
+use crown::game::{GameResult, Variant};
 use crown::tournament::openings;
-use crown::tournament::pgn::GameResult;
 use crown_tuning::data::Record;
-use crown_tuning::{datagen, pgn, record, tuner};
+use crown_tuning::{datagen, pgn_reader, record, tuner};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
@@ -232,7 +231,7 @@ fn main() -> ExitCode {
         })(),
         Command::PgnToData { inputs, out } => (|| {
             let start = Instant::now();
-            let c = pgn::convert_files(&inputs, &out, |w| eprintln!("crown-tune: {w}"))?;
+            let c = pgn_reader::convert_files(&inputs, &out, |w| eprintln!("crown-tune: {w}"))?;
             println!(
                 "wrote {} positions from {} of {} games to {} in {:.1} s",
                 c.positions,
@@ -310,7 +309,7 @@ fn main() -> ExitCode {
 }
 
 fn parse_variant(name: &str) -> Result<Variant, String> {
-    Variant::parse(name).ok_or_else(|| format!("unknown variant '{name}'"))
+    name.parse::<Variant>().map_err(|e| e.to_string())
 }
 
 fn tune_params_file(variant: Variant) -> Result<&'static str, String> {

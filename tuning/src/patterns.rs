@@ -85,8 +85,8 @@ pub struct Args {
 
 /// A draughts variant by name (chess refused).
 fn parse_variant(text: &str) -> Result<Variant, String> {
-    match Variant::parse(text) {
-        Some(v) if !v.is_chess() => Ok(v),
+    match text.parse::<Variant>() {
+        Ok(v) if !v.is_chess() => Ok(v),
         _ => Err(format!("'{text}' is not a draughts variant")),
     }
 }
@@ -243,7 +243,7 @@ mod tests {
     use super::*;
     use crown::eval::Evaluator;
     use crown::game::Side;
-    use crown::tournament::openings::Rng;
+    use crown::rng::Rng;
 
     /// The engine's integer evaluation with a pattern file equals the
     /// trainer's linear one on the same weights, up to rounding, over the

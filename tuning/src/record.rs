@@ -26,8 +26,8 @@
 //! writer that resumes a file cuts such a torn tail (see [`whole_length`]).
 
 use crown::chess::{Color, Piece, PieceKind, Position, Square};
+use crown::game::GameResult;
 use crown::game::{Game, Side, Variant};
-use crown::tournament::pgn::GameResult;
 use std::fmt;
 use std::io::{self, Read, Write};
 use std::path::Path;
@@ -446,9 +446,7 @@ mod tests {
         for _ in 0..20_000 {
             let mut b = [0u8; RECORD_SIZE];
             for byte in &mut b {
-                state ^= state << 13;
-                state ^= state >> 7;
-                state ^= state << 17;
+                crown::rng::xorshift64(&mut state);
                 *byte = state as u8;
             }
             b[0..8].copy_from_slice(&(state & state.rotate_left(17)).to_le_bytes());

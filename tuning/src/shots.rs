@@ -30,7 +30,7 @@
 //! quiet and leaves the opponent a capture (checked by [`parse_suite`] and
 //! by the test that reads the shipped suite).
 
-use crate::pgn::PgnReader;
+use crate::pgn_reader::PgnReader;
 use crown::draughts::International;
 use crown::game::{Game, Side, Variant};
 use crown::search::{search_once, Limits};

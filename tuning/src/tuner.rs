@@ -15,7 +15,7 @@
 use crate::data::Record;
 use crown::eval::Tunable;
 use crown::game::Variant;
-use crown::tournament::openings::Rng;
+use crown::rng::Rng;
 use rayon::prelude::*;
 
 /// One position as the tuner sees it.

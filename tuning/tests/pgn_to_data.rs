@@ -1,5 +1,6 @@
 //! `crown-tune pgn-to-data` against real games: 20 fastchess self-play
-//! games cut from `../shared/data/selfplay/crown-selfplay-5k.pgn.xz` and 4
+//! games cut from `../shared/data/selfplay/crown-selfplay-5k.pgn.xz` (also
+//! kept compressed, `fastchess-20.pgn.xz`, for the xz reader) and 4
 //! games written by `crown match` (2 chess, 2 Chess960 with `{book}` moves and
 //! a closing reason comment), in `tests/data/`.
 //!
@@ -11,8 +12,8 @@
 //! scores), crown-match-4.pgn 272 (14, 106, 20, and 16 book moves).
 
 use crown::chess::Position;
+use crown::game::GameResult;
 use crown::game::{Game, Variant};
-use crown::tournament::pgn::GameResult;
 use crown_tuning::record::{read_file, ChessRecord};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -71,21 +72,18 @@ fn fastchess_games() {
         assert!(!r.chess960);
     }
 
-    // The same games compressed with xz give the same bytes.
-    let xz = scratch("fastchess-20.pgn.xz");
-    let text = std::fs::read(data("fastchess-20.pgn")).unwrap();
-    let mut child = Command::new("xz")
-        .args(["-c"])
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::fs::File::create(&xz).unwrap())
-        .spawn()
-        .unwrap();
-    std::io::Write::write_all(child.stdin.as_mut().unwrap(), &text).unwrap();
-    drop(child.stdin.take());
-    assert!(child.wait().unwrap().success());
+    // The same games compressed with xz (`tests/data/fastchess-20.pgn.xz`,
+    // made by `xz -9`) give the same bytes, read in-process.
     let out_xz = scratch("fastchess-xz.crb");
-    assert!(run(&[&xz], &out_xz).status.success());
+    let output = run(&[&data("fastchess-20.pgn.xz")], &out_xz);
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
     assert_eq!(std::fs::read(&out_xz).unwrap(), std::fs::read(&out).unwrap());
+    // Concatenated xz streams are read to the end, as `xz -dc` does.
+    let twice = scratch("twice.pgn.xz");
+    std::fs::write(&twice, std::fs::read(data("fastchess-20.pgn.xz")).unwrap().repeat(2)).unwrap();
+    let out_twice = scratch("twice.crb");
+    assert!(run(&[&twice], &out_twice).status.success());
+    assert_eq!(std::fs::read(&out_twice).unwrap(), std::fs::read(&out).unwrap().repeat(2));
 }
 
 #[test]
@@ -127,6 +125,14 @@ fn crown_match_games_and_bad_input() {
     let before = std::fs::read(&out).unwrap();
     let failed = run(&[&input, &corrupt], &out);
     assert!(!failed.status.success());
-    assert!(String::from_utf8_lossy(&failed.stderr).contains("xz"));
+    assert!(String::from_utf8_lossy(&failed.stderr).contains(": xz: "), "{failed:?}");
+    assert_eq!(std::fs::read(&out).unwrap(), before, "a failed run must not touch the output");
+    // A truncated archive fails the same way, with nothing written.
+    let cut = scratch("cut.pgn.xz");
+    let whole = std::fs::read(data("fastchess-20.pgn.xz")).unwrap();
+    std::fs::write(&cut, &whole[..whole.len() / 2]).unwrap();
+    let failed = run(&[&cut], &out);
+    assert!(!failed.status.success());
+    assert!(String::from_utf8_lossy(&failed.stderr).contains(": xz: "), "{failed:?}");
     assert_eq!(std::fs::read(&out).unwrap(), before, "a failed run must not touch the output");
 }

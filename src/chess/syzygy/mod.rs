@@ -328,7 +328,7 @@ mod speed {
     use crate::game::{Game, Variant};
     use std::time::Instant;
 
-    /// Probe speed over the reference positions (README, "Syzygy
+    /// Probe speed over the reference positions (docs/endgame.md, "Syzygy
     /// tablebases"): `cargo test --release --lib syzygy::speed -- --ignored
     /// --nocapture`. Prints rates, asserts nothing about time.
     #[test]

@@ -63,7 +63,7 @@ fn check<R: Rules>() {
         // little more than its absence (king + unopposed king: 122 - 118):
         // their draw rules (two kings against one drawn after 7 moves, one
         // against one after 2) make such kings weak, and the set tuned on
-        // Crown's own games beats the international one by +260 (README).
+        // Crown's own games beats the international one by +260 (docs/variants.md).
         let empty = <R::Board as Geometry>::MASK & !(pos.white() | pos.black());
         let kings_dominate =
             !R::KING_WINS && !matches!(R::VARIANT, Variant::Frisian | Variant::Frysk);

@@ -244,9 +244,7 @@ mod tests {
     fn random_board<G: Geometry>(state: &mut u64) -> (Bitboard, Bitboard) {
         let (mut white, mut black) = (0, 0);
         for b in 0..64 {
-            *state ^= *state << 13;
-            *state ^= *state >> 7;
-            *state ^= *state << 17;
+            crate::rng::xorshift64(state);
             if G::MASK >> b & 1 != 0 {
                 match *state % 5 {
                     0 => white |= 1 << b,

@@ -70,16 +70,18 @@ impl Evaluator<Position> for NetworkEvaluator {
             let s = if pos.side_to_move() == Side::White { score } else { -score };
             s as f64 / 100.0
         };
-        let handset = self.handset.trace(pos);
         match &self.net {
             Some(net) => {
+                // One `Final evaluation` line: the network's, in use.
                 let score = Self::network_score(net, &mut self.cache, pos);
+                let (sums, handset) = crate::eval::chess::breakdown(pos);
                 format!(
                     "network ({} hidden) evaluation: {:+.2} (white side)\n\
-                     hand-set evaluation, not used:\n{handset}\n\
+                     hand-set evaluation, not used: {:+.2} (white side)\n{sums}\n\
                      Final evaluation: {:+.2} (white side)",
                     net.hidden(),
                     white(score),
+                    handset as f64 / 100.0,
                     white(score)
                 )
             }
@@ -93,6 +95,7 @@ impl Evaluator<Position> for NetworkEvaluator {
                         )
                     })
                     .unwrap_or_default();
+                let handset = self.handset.trace(pos);
                 format!("{embedded}hand-set evaluation (in use):\n{handset}")
             }
         }
@@ -127,9 +130,7 @@ pub(crate) mod tests {
     ) -> Network {
         let mut s = seed | 1;
         let mut noise = |range: i64| {
-            s ^= s << 13;
-            s ^= s >> 7;
-            s ^= s << 17;
+            crate::rng::xorshift64(&mut s);
             ((s % (2 * range as u64 + 1)) as i64 - range) as i16
         };
         let parts = Parts {

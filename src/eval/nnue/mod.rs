@@ -26,7 +26,7 @@ use std::sync::{Arc, OnceLock};
 /// Whether evaluators start with the embedded net (the chess evaluation by
 /// default: generation 3 beat the hand-set evaluation at 10+0.1, and each
 /// adopted generation since beat the one it replaced; generation 12 is embedded,
-/// tuning/README.md, "Chess network"); `EvalFile <none>` selects the
+/// tuning/generations.md); `EvalFile <none>` selects the
 /// hand-set evaluation.
 pub const NETWORK_BY_DEFAULT: bool = true;
 

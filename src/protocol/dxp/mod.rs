@@ -5,6 +5,8 @@
 //! * [`game`]: one game without a socket: positions, turn, clock, move matching.
 //! * [`session`]: one connection's game flow for the initiator and the follower.
 //! * [`log`]: the `--log FILE` traffic log.
+//! * [`flags`]: the engine options as flags (`--hash`, `--elo`, ...), made
+//!   from the option table.
 //!
 //! Roles are independent: the process either listens (`--listen`) or connects
 //! (`--connect`), and either initiates games (`--initiator`, sends GAMEREQ) or
@@ -18,6 +20,7 @@
 //! follower's colour, which is the other one); a follower plays the colour the
 //! GAMEREQ gives it.
 
+pub mod flags;
 pub mod framing;
 pub mod game;
 pub mod log;
@@ -28,7 +31,7 @@ pub mod session;
 mod codec_tests;
 
 use crate::draughts::International;
-use crate::engine::options::Change;
+use crate::engine::options::{self as opt, Change, Value};
 use crate::engine::Session;
 use crate::game::{Game, Side, Variant};
 use std::net::{TcpListener, TcpStream, ToSocketAddrs};
@@ -68,46 +71,26 @@ pub struct Options {
     /// one when connecting as initiator).
     #[arg(long)]
     pub games: Option<u32>,
-    /// Our name in GAMEREQ / GAMEACC (at most 32 characters).
+    /// Our name in GAMEREQ / GAMEACC (at most 32 printable ASCII
+    /// characters; a longer or other name is refused).
     #[arg(long, default_value = concat!("Crown ", env!("CARGO_PKG_VERSION")))]
     pub name: String,
-    /// Search threads.
-    #[arg(long, default_value_t = 1, value_parser = crate::engine::options::threads_arg)]
-    pub threads: usize,
-    /// Transposition table size in MB.
-    #[arg(long, default_value_t = 64, value_parser = crate::engine::options::hash_arg)]
-    pub hash: usize,
+    /// The engine options (`--threads`, `--hash`, `--elo`, `--level`,
+    /// `--seed`, `--eval-file`, `--book`: those of the option table with a
+    /// DXP flag).
+    #[command(flatten)]
+    pub engine: flags::Flags,
     /// Log every message sent and received, with timestamps, to this file.
     #[arg(long)]
     pub log: Option<PathBuf>,
     /// Seconds the peer may stay silent when a message is due before the
-    /// connection is dropped.
+    /// connection is dropped (at least 1).
     #[arg(long, default_value_t = 900)]
     pub timeout: u64,
     /// Think a fixed time per move (milliseconds) instead of using the clock
     /// (tests and quick matches).
     #[arg(long)]
     pub movetime: Option<u64>,
-    /// Play at this nominal Elo (1000..=2800; see README "Playing levels").
-    #[arg(long, conflicts_with = "level", value_parser = clap::value_parser!(i64).range(
-        crate::search::level::MIN_ELO..=crate::search::level::DRAUGHTS_MAX_ELO))]
-    pub elo: Option<i64>,
-    /// Play at this skill level (0..=20; 20 is full strength).
-    #[arg(long, value_parser = clap::value_parser!(i64).range(0..=crate::search::level::MAX_SKILL))]
-    pub level: Option<i64>,
-    /// Seed of the level's random choices (0: from the clock).
-    #[arg(long, default_value_t = 0)]
-    pub seed: u64,
-    /// The evaluation: `<embedded>` (the learned patterns in the binary),
-    /// `<none>` (the hand-set evaluation) or a pattern file of
-    /// `crown-tune patterns` (it replaces the patterns of its own variant).
-    #[arg(long, value_name = "FILE")]
-    pub eval_file: Option<String>,
-    /// Play the moves of this opening book (`crown book build`) while the
-    /// game is in it; a damaged or foreign file is refused with a message
-    /// and the engine plays without a book.
-    #[arg(long, value_name = "FILE")]
-    pub book: Option<String>,
 }
 
 /// The validated settings a connection works with.
@@ -144,19 +127,32 @@ impl Settings {
         if o.minutes > 999 || o.moves > 999 {
             return Err("--minutes and --moves must be at most 999".into());
         }
+        // A name the messages cannot carry as given is refused, never cut
+        // or rewritten unseen.
+        let printable = o.name.chars().all(|c| (' '..='~').contains(&c));
+        if o.name.chars().count() > message::NAME_LEN || !printable {
+            return Err(format!(
+                "--name '{}': at most {} printable ASCII characters",
+                crate::engine::session::cut(&o.name, 40),
+                message::NAME_LEN
+            ));
+        }
+        if o.timeout == 0 {
+            return Err("--timeout 0: the peer must be given at least 1 second".into());
+        }
         if o.fen.is_some() {
             // The GAMEREQ must be able to carry it.
             game::setup_position(&game::setup_of(&start)).map_err(|e| e.to_string())?;
         }
         Ok(Settings {
-            name: o.name.chars().take(message::NAME_LEN).collect(),
+            name: o.name.clone(),
             initiator: o.initiator,
             colour,
             minutes: o.minutes,
             moves: o.moves,
             start,
             movetime: o.movetime.map(Duration::from_millis),
-            timeout: Duration::from_secs(o.timeout.max(1)),
+            timeout: Duration::from_secs(o.timeout),
         })
     }
 }
@@ -179,35 +175,12 @@ pub fn run(options: &Options, tables: Option<PathBuf>) -> Result<(), String> {
     let mut session = Session::new(Variant::International)?;
     // Time kept for the socket: 50 ms, less for very short fixed times.
     let overhead = settings.movetime.map_or(50, |t| (t.as_millis() as u64 / 10).min(50));
-    let mut changes = vec![
-        Change::Hash(options.hash),
-        Change::Threads(options.threads),
-        Change::MoveOverhead(overhead),
-        Change::Seed(options.seed),
-    ];
-    match (options.elo, options.level) {
-        (Some(elo), _) => {
-            changes.extend([Change::Elo { elo, requested: None }, Change::LimitStrength(true)])
-        }
-        (None, Some(skill)) => changes.push(Change::Skill(skill)),
-        (None, None) => {}
-    }
-    changes.extend(tables.map(|root| Change::TablesPath(root.to_string_lossy().into_owned())));
-    changes.extend(options.eval_file.clone().map(Change::EvalFile));
-    for change in changes {
-        for note in session.apply(change)? {
-            log.note(&note);
-            eprintln!("{note}");
-        }
-    }
-    // A book that is refused is said so, and the engine plays without it.
-    if let Some(book) = &options.book {
-        let notes = session.apply(Change::BookFile(book.clone())).unwrap_or_else(|e| vec![e]);
-        for note in notes {
-            log.note(&note);
-            eprintln!("{note}");
-        }
-    }
+    session.apply(Change::set(&opt::MOVE_OVERHEAD, Value::Int(overhead as i64)))?;
+    let tables = tables.map(|root| (&opt::TABLES_PATH, root.to_string_lossy().into_owned()));
+    options.engine.apply(&mut session, tables, &mut |note| {
+        log.note(note);
+        eprintln!("{note}");
+    })?;
     match &options.connect {
         Some(address) => {
             let mut games_left = options.games.or(settings.initiator.then_some(1));

@@ -67,6 +67,8 @@ struct DxpListener {
 
 impl Listener for DxpListener {
     fn info(&self, _report: &Report) {}
+    /// DXP requests carry no search moves: nothing to warn about.
+    fn warning(&self, _text: &str) {}
     fn best_move(&self, best: Option<&str>, _ponder: Option<&str>) {
         let _ = self.tx.send((self.token, best.map(String::from)));
     }

@@ -68,8 +68,8 @@ pub struct Config {
 
 /// The sample of a record, `None` when it has more than 32 pieces.
 pub fn sample(r: &ChessRecord) -> Option<Sample> {
+    use crown::game::GameResult;
     use crown::game::Side;
-    use crown::tournament::pgn::GameResult;
     let white = match r.result {
         GameResult::WhiteWins => 2,
         GameResult::Draw => 1,
@@ -191,9 +191,7 @@ fn order(n: usize, seed: u64, epoch: usize) -> Vec<u32> {
     let mut idx: Vec<u32> = (0..n as u32).collect();
     let mut s = (seed ^ (epoch as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15)) | 1;
     for i in (1..n).rev() {
-        s ^= s << 13;
-        s ^= s >> 7;
-        s ^= s << 17;
+        crown::rng::xorshift64(&mut s);
         idx.swap(i, (s % (i as u64 + 1)) as usize);
     }
     idx

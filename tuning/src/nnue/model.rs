@@ -169,9 +169,7 @@ impl Model {
         let l = Layout::of(hidden, buckets);
         let mut s = seed | 1;
         let mut uniform = |range: f32| {
-            s ^= s << 13;
-            s ^= s >> 7;
-            s ^= s << 17;
+            crown::rng::xorshift64(&mut s);
             ((s >> 11) as f32 / (1u64 << 53) as f32 * 2.0 - 1.0) * range
         };
         let mut params = vec![0.0; l.end];
@@ -506,10 +504,9 @@ mod tests {
     fn trained_like(activation: Activation, buckets: usize, seed: u64) -> Model {
         let mut model = Model::new(256, buckets, activation, seed);
         let l = Layout::of(256, buckets);
-        let mut s = seed;
+        let mut rng = crown::rng::Rng::new(seed);
         for (i, p) in model.params.iter_mut().enumerate() {
-            s = s.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-            let u = (s >> 40) as f32 / (1u64 << 24) as f32 * 2.0 - 1.0;
+            let u = (rng.next_u64() >> 40) as f32 / (1u64 << 24) as f32 * 2.0 - 1.0;
             *p = if i < l.b1 {
                 u * 0.3
             } else if i < l.w2 {

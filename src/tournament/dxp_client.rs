@@ -40,16 +40,16 @@
 //! that does not decode or is out of turn is a [`Fault`]; CHAT is ignored and
 //! BACKREQ answered "not supported"; engine options (`option.X=`) are unused.
 
-use super::clock::{Limits, TimeControl};
-use super::engine::{
-    EndVerdict, EngineConfig, Fault, Reply, SearchRequest, HANDSHAKE_TIMEOUT, STARTUP_TIMEOUT,
+use super::client::{
+    Client, EndVerdict, Fault, Reply, SearchRequest, HANDSHAKE_TIMEOUT, STARTUP_TIMEOUT,
 };
-use super::pgn::GameResult;
+use super::clock::{tc_text, Limits, TimeControl};
+use super::engine_config::EngineConfig;
 use super::process::{EngineProcess, Launch, ReadError, TrafficLog};
 use crate::draughts::notation::{dxp_fields, parse_dxp_fields};
 use crate::draughts::rules::InternationalRules;
 use crate::draughts::{fen::write_dxp, International};
-use crate::game::{Game, Side, Variant};
+use crate::game::{Game, GameResult, Side, Variant};
 use crate::protocol::dxp::framing::{write_frame, FrameError, FrameReader};
 use crate::protocol::dxp::message::{
     AccCode, BackCode, EndReason, GameEnd, GameReq, Message, MoveMsg, StartPosition,
@@ -113,9 +113,7 @@ pub fn dxp_limits(limits: &Limits) -> (Limits, Option<String>) {
     let moves = limits.tc.and_then(|tc| tc.moves).map(|m| m.min(999));
     let span = f64::from(moves.unwrap_or(GAME_MOVES));
     let (secs, asked) = match (limits.tc, limits.movetime) {
-        (Some(tc), _) => {
-            (tc.base.as_secs_f64() + tc.increment.as_secs_f64() * span, super::play::tc_text(&tc))
-        }
+        (Some(tc), _) => (tc.base.as_secs_f64() + tc.increment.as_secs_f64() * span, tc_text(&tc)),
         (None, Some(mt)) => (mt.as_secs_f64() * span, format!("{} s per move", mt.as_secs_f64())),
         (None, None) => (0.0, "no clock".to_string()),
     };
@@ -156,9 +154,9 @@ fn frame_fault(e: FrameError) -> Fault {
     }
 }
 
-impl DxpClient {
+impl Client for DxpClient {
     /// Binds a listener, starts the engine and accepts its connection.
-    pub fn start(
+    fn start(
         config: &EngineConfig,
         variant: Variant,
         log: &TrafficLog,
@@ -205,23 +203,8 @@ impl DxpClient {
         })
     }
 
-    fn send(&mut self, message: &Message) -> Result<(), Fault> {
-        let text = message.encode().map_err(|e| Fault::Malformed(format!("{e:?}")))?;
-        self.log.write(&self.label, '>', &text);
-        write_frame(&mut self.stream, &text).map_err(|_| Fault::Crash)
-    }
-
-    fn recv(&mut self, deadline: Instant) -> Result<Message, Fault> {
-        let wait = deadline.saturating_duration_since(Instant::now()).max(Duration::from_millis(1));
-        self.stream.set_read_timeout(Some(wait)).map_err(|_| Fault::Crash)?;
-        let frame = self.reader.read_frame().map_err(frame_fault)?;
-        let text = String::from_utf8_lossy(&frame).into_owned();
-        self.log.write(&self.label, '<', &text);
-        Message::decode(&frame).map_err(|_| Fault::Malformed(text))
-    }
-
     /// Forgets any game left open; fails when the peer has closed the socket.
-    pub fn new_game(&mut self) -> Result<(), Fault> {
+    fn new_game(&mut self) -> Result<(), Fault> {
         self.game = None;
         self.stream.set_nonblocking(true).map_err(|_| Fault::Crash)?;
         let closed = matches!(self.stream.peek(&mut [0u8; 1]), Ok(0));
@@ -232,46 +215,9 @@ impl DxpClient {
         Ok(())
     }
 
-    /// Opens the game at the current position, the engine to move.
-    fn request_game(
-        &mut self,
-        pos: &International,
-        startpos: bool,
-        requested_at: usize,
-    ) -> Result<(), Fault> {
-        let engine = pos.side_to_move();
-        let setup = if startpos {
-            StartPosition::Initial
-        } else {
-            let text = write_dxp::<InternationalRules>(pos);
-            StartPosition::Position { to_move: engine, squares: text[1..].to_string() }
-        };
-        let request = GameReq {
-            name: RUNNER_NAME.into(),
-            follower: engine,
-            minutes: self.minutes,
-            moves: self.moves,
-            setup,
-        };
-        self.send(&Message::GameReq(request))?;
-        let deadline = Instant::now() + HANDSHAKE_TIMEOUT;
-        loop {
-            match self.recv(deadline)? {
-                Message::Chat(_) => {}
-                Message::GameAcc(acc) if acc.code == AccCode::Accept => break,
-                Message::GameAcc(acc) => {
-                    return Err(Fault::Refused(format!("GAMEACC code {:?}", acc.code)))
-                }
-                other => return Err(Fault::Malformed(format!("{other:?} instead of GAMEACC"))),
-            }
-        }
-        self.game = Some(InGame { engine, synced: 0, requested_at, since: Instant::now() });
-        Ok(())
-    }
-
     /// Runs one search: the game request or the opponent's moves, then the
     /// engine's MOVE.
-    pub fn search(&mut self, request: &SearchRequest<'_>) -> Result<Reply, Fault> {
+    fn search(&mut self, request: &SearchRequest<'_>) -> Result<Reply, Fault> {
         let bad = |what: String| Fault::Start(format!("DXP position: {what}"));
         let mut pos = International::from_fen(request.game_fen, Variant::International)
             .map_err(|e| bad(format!("{e:?}")))?;
@@ -326,25 +272,9 @@ impl DxpClient {
         Ok(Reply { mv: text, score: None, depth: None, elapsed })
     }
 
-    /// The engine sent GAMEEND where its move was due, `plies` into the
-    /// game: judges it, answers GAMEEND (the runner's point of view) and
-    /// closes the game.
-    fn ended(&mut self, reason: EndReason, plies: usize) -> Fault {
-        let requested_at = self.game.take().map_or(0, |g| g.requested_at);
-        let verdict = judge_end(reason, self.moves, plies.saturating_sub(requested_at));
-        let answer = match verdict.won {
-            Some(true) => EndReason::ILose,
-            Some(false) => EndReason::IWin,
-            None => EndReason::Draw,
-        };
-        // The engine has closed the game; a lost answer changes nothing.
-        let _ = self.send(&Message::GameEnd(GameEnd { reason: answer, stop: false }));
-        Fault::Ended(verdict)
-    }
-
     /// Sends GAMEEND for an open game (the runner's point of view, stop 0)
     /// and reads the engine's `E` for a short while.
-    pub fn end_game(&mut self, result: GameResult) {
+    fn end_game(&mut self, result: GameResult) {
         let Some(game) = self.game.take() else { return };
         let engine_won = match result {
             GameResult::WhiteWins => Some(game.engine == Side::White),
@@ -367,15 +297,85 @@ impl DxpClient {
         }
     }
 
+    /// Writes a runner note into the traffic log.
+    fn note(&self, text: &str) {
+        self.process.note(text);
+    }
+
     /// Closes the connection and stops the process after a short grace period.
-    pub fn quit(self) {
+    fn quit(self: Box<Self>) {
         let _ = self.stream.shutdown(std::net::Shutdown::Both);
         self.process.shutdown("quit", Duration::from_millis(500));
     }
+}
 
-    /// Writes a runner note into the traffic log.
-    pub fn note(&self, text: &str) {
-        self.process.note(text);
+impl DxpClient {
+    fn send(&mut self, message: &Message) -> Result<(), Fault> {
+        let text = message.encode().map_err(|e| Fault::Malformed(format!("{e:?}")))?;
+        self.log.write(&self.label, '>', &text);
+        write_frame(&mut self.stream, &text).map_err(|_| Fault::Crash)
+    }
+
+    fn recv(&mut self, deadline: Instant) -> Result<Message, Fault> {
+        let wait = deadline.saturating_duration_since(Instant::now()).max(Duration::from_millis(1));
+        self.stream.set_read_timeout(Some(wait)).map_err(|_| Fault::Crash)?;
+        let frame = self.reader.read_frame().map_err(frame_fault)?;
+        let text = String::from_utf8_lossy(&frame).into_owned();
+        self.log.write(&self.label, '<', &text);
+        Message::decode(&frame).map_err(|_| Fault::Malformed(text))
+    }
+
+    /// Opens the game at the current position, the engine to move.
+    fn request_game(
+        &mut self,
+        pos: &International,
+        startpos: bool,
+        requested_at: usize,
+    ) -> Result<(), Fault> {
+        let engine = pos.side_to_move();
+        let setup = if startpos {
+            StartPosition::Initial
+        } else {
+            let text = write_dxp::<InternationalRules>(pos);
+            StartPosition::Position { to_move: engine, squares: text[1..].to_string() }
+        };
+        let request = GameReq {
+            name: RUNNER_NAME.into(),
+            follower: engine,
+            minutes: self.minutes,
+            moves: self.moves,
+            setup,
+        };
+        self.send(&Message::GameReq(request))?;
+        let deadline = Instant::now() + HANDSHAKE_TIMEOUT;
+        loop {
+            match self.recv(deadline)? {
+                Message::Chat(_) => {}
+                Message::GameAcc(acc) if acc.code == AccCode::Accept => break,
+                Message::GameAcc(acc) => {
+                    return Err(Fault::Refused(format!("GAMEACC code {:?}", acc.code)))
+                }
+                other => return Err(Fault::Malformed(format!("{other:?} instead of GAMEACC"))),
+            }
+        }
+        self.game = Some(InGame { engine, synced: 0, requested_at, since: Instant::now() });
+        Ok(())
+    }
+
+    /// The engine sent GAMEEND where its move was due, `plies` into the
+    /// game: judges it, answers GAMEEND (the runner's point of view) and
+    /// closes the game.
+    fn ended(&mut self, reason: EndReason, plies: usize) -> Fault {
+        let requested_at = self.game.take().map_or(0, |g| g.requested_at);
+        let verdict = judge_end(reason, self.moves, plies.saturating_sub(requested_at));
+        let answer = match verdict.won {
+            Some(true) => EndReason::ILose,
+            Some(false) => EndReason::IWin,
+            None => EndReason::Draw,
+        };
+        // The engine has closed the game; a lost answer changes nothing.
+        let _ = self.send(&Message::GameEnd(GameEnd { reason: answer, stop: false }));
+        Fault::Ended(verdict)
     }
 }
 

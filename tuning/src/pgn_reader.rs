@@ -27,13 +27,13 @@
 use crate::record::{write_records, ChessRecord};
 use crown::chess::san::parse_san;
 use crown::chess::{Move, MoveList, PieceKind, Position, Square};
+use crown::game::GameResult;
 use crown::game::{Game, Variant};
 use crown::score::Score;
-use crown::tournament::pgn::GameResult;
+use liblzma::bufread::XzDecoder;
 use std::fs::File;
-use std::io::{BufRead, BufReader, BufWriter, Write};
+use std::io::{BufRead, BufReader, BufWriter, Read, Write};
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
 
 /// One game as read from PGN text, before the rules look at it.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -377,21 +377,27 @@ pub fn convert(game: &PgnGame, counts: &mut Counts) -> Result<Vec<ChessRecord>, 
     Ok(records)
 }
 
+/// An `.xz` stream decompressed as it is read (every concatenated stream,
+/// as `xz -dc` does), its errors marked `xz:` so a corrupt or truncated
+/// archive is named as such.
+struct Xz<R: BufRead>(XzDecoder<R>);
+
+impl<R: BufRead> Read for Xz<R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        self.0.read(buf).map_err(|e| std::io::Error::new(e.kind(), format!("xz: {e}")))
+    }
+}
+
 /// Opens a PGN file for reading; a name ending in `.xz` is decompressed
-/// by the `xz` program as it is read (see [`convert_files`]).
-fn open_pgn(path: &Path) -> Result<(Box<dyn BufRead>, Option<Child>), String> {
+/// in-process as it is read (see [`convert_files`]).
+pub fn open_pgn(path: &Path) -> Result<Box<dyn BufRead>, String> {
+    let file = File::open(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let file = BufReader::with_capacity(1 << 16, file);
     if path.extension().is_some_and(|e| e == "xz") {
-        let mut child = Command::new("xz")
-            .arg("-dc")
-            .arg(path)
-            .stdout(Stdio::piped())
-            .spawn()
-            .map_err(|e| format!("cannot run xz to read {}: {e}", path.display()))?;
-        let stdout = child.stdout.take().ok_or("xz gave no output pipe")?;
-        Ok((Box::new(BufReader::with_capacity(1 << 16, stdout)), Some(child)))
+        let xz = Xz(XzDecoder::new_multi_decoder(file));
+        Ok(Box::new(BufReader::with_capacity(1 << 16, xz)))
     } else {
-        let file = File::open(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-        Ok((Box::new(BufReader::with_capacity(1 << 16, file)), None))
+        Ok(Box::new(file))
     }
 }
 
@@ -414,7 +420,7 @@ pub fn convert_files(
         let mut writer = BufWriter::with_capacity(1 << 16, file);
         let mut counts = Counts::default();
         for path in inputs {
-            let (reader, child) = open_pgn(path)?;
+            let reader = open_pgn(path)?;
             for game in PgnReader::new(reader) {
                 let game = game.map_err(|e| format!("{}: {e}", path.display()))?;
                 counts.games += 1;
@@ -430,12 +436,6 @@ pub fn convert_files(
                         counts.broken += 1;
                         warn(&format!("{} game {}: skipped, {why}", path.display(), counts.games));
                     }
-                }
-            }
-            if let Some(mut child) = child {
-                let status = child.wait().map_err(|e| format!("xz: {e}"))?;
-                if !status.success() {
-                    return Err(format!("xz could not decompress {} ({status})", path.display()));
                 }
             }
         }

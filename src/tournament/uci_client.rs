@@ -11,9 +11,10 @@
 //! line without a move, or a line that is not UTF-8, is a malformed answer;
 //! the runner never waits past the request's deadline.
 
-use super::engine::{
-    EngineConfig, Fault, Reply, Score, SearchRequest, HANDSHAKE_TIMEOUT, STARTUP_TIMEOUT,
+use super::client::{
+    Client, Fault, Reply, Score, SearchRequest, HANDSHAKE_TIMEOUT, STARTUP_TIMEOUT,
 };
+use super::engine_config::EngineConfig;
 use super::process::{EngineProcess, Line, ReadError, TrafficLog};
 use crate::game::Variant;
 use std::fmt::Write as _;
@@ -24,16 +25,16 @@ pub struct UciClient {
     process: EngineProcess,
 }
 
-fn fault(e: ReadError) -> Fault {
-    match e {
-        ReadError::Timeout => Fault::Timeout,
-        ReadError::Closed => Fault::Crash,
+impl UciClient {
+    fn ready(&mut self, deadline: Instant) -> Result<(), ReadError> {
+        self.process.send("isready")?;
+        self.process.wait_for(deadline, |l| l.trim() == "readyok").map(|_| ())
     }
 }
 
-impl UciClient {
-    /// Starts the engine and completes the handshake.
-    pub fn start(
+impl Client for UciClient {
+    /// `uci` → `uciok`, the options, `isready` → `readyok`.
+    fn start(
         config: &EngineConfig,
         variant: Variant,
         log: &TrafficLog,
@@ -60,27 +61,22 @@ impl UciClient {
         Ok(client)
     }
 
-    fn ready(&mut self, deadline: Instant) -> Result<(), ReadError> {
-        self.process.send("isready")?;
-        self.process.wait_for(deadline, |l| l.trim() == "readyok").map(|_| ())
-    }
-
     /// `ucinewgame` and `isready`.
-    pub fn new_game(&mut self) -> Result<(), Fault> {
-        self.process.send("ucinewgame").map_err(fault)?;
-        self.ready(Instant::now() + HANDSHAKE_TIMEOUT).map_err(fault)
+    fn new_game(&mut self) -> Result<(), Fault> {
+        self.process.send("ucinewgame").map_err(Fault::from)?;
+        self.ready(Instant::now() + HANDSHAKE_TIMEOUT).map_err(Fault::from)
     }
 
-    /// Runs one search.
-    pub fn search(&mut self, request: &SearchRequest<'_>) -> Result<Reply, Fault> {
+    /// `position ...`, `go ...`, then the `bestmove`.
+    fn search(&mut self, request: &SearchRequest<'_>) -> Result<Reply, Fault> {
         let position = position_command(request);
         let go = go_command(request);
         let _ = self.process.take_info(); // drop anything left from before
-        self.process.send(&position).map_err(fault)?;
-        self.process.send(&go).map_err(fault)?;
+        self.process.send(&position).map_err(Fault::from)?;
+        self.process.send(&go).map_err(Fault::from)?;
         let start = Instant::now();
         loop {
-            let line = match self.process.recv(request.deadline).map_err(fault)? {
+            let line = match self.process.recv(request.deadline).map_err(Fault::from)? {
                 Line::Text(text) => text,
                 Line::Malformed(text) => return Err(Fault::Malformed(text)),
             };
@@ -99,14 +95,13 @@ impl UciClient {
         }
     }
 
-    /// `quit`, then a kill after a short grace period.
-    pub fn quit(self) {
-        self.process.shutdown("quit", Duration::from_millis(500));
+    fn note(&self, text: &str) {
+        self.process.note(text);
     }
 
-    /// Writes a runner note into the traffic log.
-    pub fn note(&self, text: &str) {
-        self.process.note(text);
+    /// `quit`, then a kill after a short grace period.
+    fn quit(self: Box<Self>) {
+        self.process.shutdown("quit", Duration::from_millis(500));
     }
 }
 

@@ -11,41 +11,10 @@
 //! 22 Italian, 25 Russian, 26 Brazilian, 30 Turkish) and the draughts results
 //! `2-0`, `0-2`, `1-1`.
 
-use super::engine::Score;
-use crate::game::Variant;
+use super::client::Score;
+use crate::game::{GameResult, Variant};
 use std::fmt::Write as _;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
-
-/// The result of a finished game.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum GameResult {
-    /// White won.
-    WhiteWins,
-    /// Black won.
-    BlackWins,
-    /// Drawn.
-    Draw,
-}
-
-impl GameResult {
-    /// The PGN result text (`1-0`, `0-1`, `1/2-1/2`).
-    pub fn pgn(self) -> &'static str {
-        match self {
-            GameResult::WhiteWins => "1-0",
-            GameResult::BlackWins => "0-1",
-            GameResult::Draw => "1/2-1/2",
-        }
-    }
-
-    /// The PDN result text (`2-0`, `0-2`, `1-1`).
-    pub fn pdn(self) -> &'static str {
-        match self {
-            GameResult::WhiteWins => "2-0",
-            GameResult::BlackWins => "0-2",
-            GameResult::Draw => "1-1",
-        }
-    }
-}
 
 /// One move of a game record.
 #[derive(Clone, Debug, PartialEq)]

@@ -29,7 +29,7 @@ use std::path::{Path, PathBuf};
 
 /// What the sidecar records.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Progress {
+pub struct ResumePoint {
     /// The arguments that fix the games.
     pub args: String,
     /// First game index not yet in the file.
@@ -42,7 +42,7 @@ pub struct Progress {
     pub results: [u64; 3],
 }
 
-impl Progress {
+impl ResumePoint {
     /// Games in the file.
     pub fn games(&self) -> u64 {
         self.results.iter().sum()
@@ -62,8 +62,8 @@ impl Progress {
         )
     }
 
-    fn parse(text: &str) -> Result<Progress, String> {
-        let mut p = Progress::default();
+    fn parse(text: &str) -> Result<ResumePoint, String> {
+        let mut p = ResumePoint::default();
         let mut seen = 0;
         for line in text.lines().filter(|l| !l.starts_with('#') && !l.trim().is_empty()) {
             let (key, value) = line.split_once(' ').unwrap_or((line, ""));
@@ -97,7 +97,7 @@ pub fn sidecar(out: &Path) -> PathBuf {
 }
 
 /// Replaces the sidecar of `out` (write to `.tmp`, rename).
-pub fn save(out: &Path, progress: &Progress) -> Result<(), String> {
+pub fn save(out: &Path, progress: &ResumePoint) -> Result<(), String> {
     let path = sidecar(out);
     let mut tmp = path.as_os_str().to_owned();
     tmp.push(".tmp");
@@ -115,11 +115,11 @@ pub fn open(
     out: &Path,
     args: &str,
     mut warn: impl FnMut(&str),
-) -> Result<(File, Progress), String> {
+) -> Result<(File, ResumePoint), String> {
     let side = sidecar(out);
     let progress = match std::fs::read_to_string(&side) {
         Ok(text) => {
-            let p = Progress::parse(&text).map_err(|e| format!("{}: {e}", side.display()))?;
+            let p = ResumePoint::parse(&text).map_err(|e| format!("{}: {e}", side.display()))?;
             if p.args != args {
                 return Err(format!(
                     "{} was written with other arguments:\n  {}\nthis run:\n  {}\n\
@@ -140,7 +140,7 @@ pub fn open(
                     side.display()
                 ));
             }
-            Progress { args: args.to_string(), ..Progress::default() }
+            ResumePoint { args: args.to_string(), ..ResumePoint::default() }
         }
         Err(e) => return Err(format!("cannot read {}: {e}", side.display())),
     };
@@ -177,17 +177,17 @@ mod tests {
 
     #[test]
     fn round_trip_and_refusals() {
-        let p = Progress {
+        let p = ResumePoint {
             args: "variant=chess nodes=5000".into(),
             next_game: 12,
             bytes: 640,
             positions: 20,
             results: [3, 4, 5],
         };
-        assert_eq!(Progress::parse(&p.render()).unwrap(), p);
+        assert_eq!(ResumePoint::parse(&p.render()).unwrap(), p);
         assert_eq!(p.games(), 12);
-        assert!(Progress::parse("next_game 1\n").is_err());
-        assert!(Progress::parse(&p.render().replace("bytes 640", "bytes x")).is_err());
+        assert!(ResumePoint::parse("next_game 1\n").is_err());
+        assert!(ResumePoint::parse(&p.render().replace("bytes 640", "bytes x")).is_err());
 
         let dir = std::env::temp_dir().join(format!("crown-progress-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
@@ -197,7 +197,7 @@ mod tests {
         assert_eq!(fresh.next_game, 0);
         // Recorded 64 bytes, file holds 64 + 13: the tail is cut with a warning.
         std::fs::write(&out, [7u8; 77]).unwrap();
-        save(&out, &Progress { args: "x".into(), bytes: 64, next_game: 2, ..fresh }).unwrap();
+        save(&out, &ResumePoint { args: "x".into(), bytes: 64, next_game: 2, ..fresh }).unwrap();
         let mut warned = false;
         let (_, p) = open(&out, "x", |_| warned = true).unwrap();
         assert!(warned);

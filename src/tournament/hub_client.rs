@@ -7,59 +7,25 @@
 //! after the last irreversible move (`pos pos=... moves="..."`), one `level`
 //! line and `go think`, and reads `info` lines until `done move=M`.
 //!
-//! Positions: the game's PDN FEN (`W:W31-50:B1-20`, `K` prefix for kings) is
-//! turned into Hub's string: side `W`/`B`, then one of `w b W B e` per square.
+//! Positions and moves arrive in Hub's own text, made by the game loop
+//! (`hub_text.rs`).
 //!
 //! Invariants: unknown lines and arguments are ignored; `done` without a
 //! `move=` or a non-UTF-8 line is malformed; no wait past the deadline.
 
-use super::engine::{
-    EngineConfig, Fault, Reply, Score, SearchRequest, HANDSHAKE_TIMEOUT, STARTUP_TIMEOUT,
+use super::client::{
+    Client, Fault, Reply, Score, SearchRequest, HANDSHAKE_TIMEOUT, STARTUP_TIMEOUT,
 };
+use super::engine_config::EngineConfig;
 use super::process::{EngineProcess, Line, ReadError, TrafficLog};
 use crate::game::Variant;
+use crate::protocol::hub_parse::{quote, scan};
 use std::fmt::Write as _;
 use std::time::{Duration, Instant};
-
-/// Move text in Hub notation: quiet `32-28`, captures with every captured
-/// square (`28x19x23`). The game's own text ([`crate::game::Game::move_text`]) is PDN,
-/// which may omit captured squares, so the runner sends this to Hub engines.
-/// Games without a Hub notation (chess) keep the default.
-pub trait HubText: crate::tournament::openings::Balance {
-    /// The Hub text of a legal move.
-    fn hub_text(&self, mv: Self::Move) -> String {
-        self.move_text(mv)
-    }
-
-    /// The Hub position string (side to move, then one letter per square).
-    /// The default reads the PDN FEN with [`hub_position`].
-    fn hub_position(&self) -> Option<String> {
-        hub_position(&self.to_fen(), self.variant())
-    }
-}
-
-impl HubText for crate::chess::Position {}
-
-impl<R: crate::draughts::rules::Rules> HubText for crate::draughts::Position<R> {
-    fn hub_text(&self, mv: Self::Move) -> String {
-        crate::draughts::notation::hub_text::<R>(mv)
-    }
-
-    fn hub_position(&self) -> Option<String> {
-        Some(crate::draughts::fen::write_hub::<R>(self))
-    }
-}
 
 /// A running Hub engine.
 pub struct HubClient {
     process: EngineProcess,
-}
-
-fn fault(e: ReadError) -> Fault {
-    match e {
-        ReadError::Timeout => Fault::Timeout,
-        ReadError::Closed => Fault::Crash,
-    }
 }
 
 /// The `variant` param value Hub engines (Scan) use, if any.
@@ -75,9 +41,10 @@ pub fn hub_variant_name(variant: Variant) -> Option<&'static str> {
     }
 }
 
-impl HubClient {
-    /// Starts the engine and completes the handshake.
-    pub fn start(
+impl Client for HubClient {
+    /// `hub`, the engine's `id`/`param` lines until `wait`, the params,
+    /// `init` → `ready`.
+    fn start(
         config: &EngineConfig,
         variant: Variant,
         log: &TrafficLog,
@@ -131,15 +98,18 @@ impl HubClient {
     }
 
     /// `new-game`, then `ping` → `pong`.
-    pub fn new_game(&mut self) -> Result<(), Fault> {
-        self.process.send("new-game").map_err(fault)?;
-        self.process.send("ping").map_err(fault)?;
+    fn new_game(&mut self) -> Result<(), Fault> {
+        self.process.send("new-game").map_err(Fault::from)?;
+        self.process.send("ping").map_err(Fault::from)?;
         let deadline = Instant::now() + HANDSHAKE_TIMEOUT;
-        self.process.wait_for(deadline, |l| split_command(l).0 == "pong").map(|_| ()).map_err(fault)
+        self.process
+            .wait_for(deadline, |l| split_command(l).0 == "pong")
+            .map(|_| ())
+            .map_err(Fault::from)
     }
 
-    /// Runs one search.
-    pub fn search(&mut self, request: &SearchRequest<'_>) -> Result<Reply, Fault> {
+    /// `pos`, `level`, `go think`, then the `done` line.
+    fn search(&mut self, request: &SearchRequest<'_>) -> Result<Reply, Fault> {
         let pos = request.recent_hub;
         if pos.is_empty() {
             return Err(Fault::Start("the position has no Hub form".to_string()));
@@ -149,12 +119,12 @@ impl HubClient {
             let _ = write!(line, " moves=\"{}\"", request.recent_moves.join(" "));
         }
         let _ = self.process.take_info(); // drop anything left from before
-        self.process.send(&line).map_err(fault)?;
-        self.process.send(&level_command(request)).map_err(fault)?;
-        self.process.send("go think").map_err(fault)?;
+        self.process.send(&line).map_err(Fault::from)?;
+        self.process.send(&level_command(request)).map_err(Fault::from)?;
+        self.process.send("go think").map_err(Fault::from)?;
         let start = Instant::now();
         loop {
-            let line = match self.process.recv(request.deadline).map_err(fault)? {
+            let line = match self.process.recv(request.deadline).map_err(Fault::from)? {
                 Line::Text(text) => text,
                 Line::Malformed(text) => return Err(Fault::Malformed(text)),
             };
@@ -178,14 +148,13 @@ impl HubClient {
         }
     }
 
-    /// `quit`, then a kill after a short grace period.
-    pub fn quit(self) {
-        self.process.shutdown("quit", Duration::from_millis(500));
+    fn note(&self, text: &str) {
+        self.process.note(text);
     }
 
-    /// Writes a runner note into the traffic log.
-    pub fn note(&self, text: &str) {
-        self.process.note(text);
+    /// `quit`, then a kill after a short grace period.
+    fn quit(self: Box<Self>) {
+        self.process.shutdown("quit", Duration::from_millis(500));
     }
 }
 
@@ -215,15 +184,6 @@ pub fn level_command(request: &SearchRequest<'_>) -> String {
     "level infinite".to_string()
 }
 
-/// Quotes a Hub value when it has spaces, `=` or is empty.
-pub fn quote(value: &str) -> String {
-    if value.is_empty() || value.contains([' ', '=', '"']) {
-        format!("\"{}\"", value.replace('"', ""))
-    } else {
-        value.to_string()
-    }
-}
-
 /// Splits a Hub line into its command and the rest.
 pub fn split_command(line: &str) -> (&str, &str) {
     let line = line.trim();
@@ -233,109 +193,18 @@ pub fn split_command(line: &str) -> (&str, &str) {
     }
 }
 
-/// The value of `key=` in Hub arguments (quotes removed), if present.
+/// The value of `key=` in Hub arguments (quotes removed; a flag's is
+/// empty), if present. Read by the engine side's scanner, so both sides
+/// share one grammar; a line that does not scan (an unterminated quote)
+/// has no values.
 pub fn value_of(args: &str, key: &str) -> Option<String> {
-    let mut rest = args.trim_start();
-    while !rest.is_empty() {
-        let end_key = rest.find(|c: char| c == '=' || c.is_whitespace()).unwrap_or(rest.len());
-        let name = &rest[..end_key];
-        rest = &rest[end_key..];
-        let value = if let Some(after) = rest.strip_prefix('=') {
-            if let Some(quoted) = after.strip_prefix('"') {
-                let close = quoted.find('"').unwrap_or(quoted.len());
-                rest = quoted.get(close + 1..).unwrap_or("");
-                Some(&quoted[..close])
-            } else {
-                let end = after.find(char::is_whitespace).unwrap_or(after.len());
-                rest = &after[end..];
-                Some(&after[..end])
-            }
-        } else {
-            None
-        };
-        if name == key {
-            return Some(value.unwrap_or("").to_string());
-        }
-        rest = rest.trim_start();
-    }
-    None
-}
-
-/// Number of playable squares of a draughts variant's board.
-pub fn square_count(variant: Variant) -> usize {
-    match variant {
-        Variant::International
-        | Variant::Antidraughts
-        | Variant::Killer
-        | Variant::Breakthrough
-        | Variant::Frisian
-        | Variant::Frysk => 50,
-        Variant::Turkish => 64,
-        _ => 32,
-    }
-}
-
-/// Converts a PDN FEN (`W:W31-50:B1-20`, `K` for kings, ranges allowed) into
-/// a Hub position string. `None` when the FEN cannot be read.
-pub fn hub_position(fen: &str, variant: Variant) -> Option<String> {
-    let squares = square_count(variant);
-    let mut board = vec!['e'; squares];
-    let mut fields = fen.trim().trim_end_matches('.').split(':');
-    let side = match fields.next()?.trim() {
-        "W" => 'W',
-        "B" => 'B',
-        _ => return None,
-    };
-    for field in fields {
-        let field = field.trim();
-        let (colour, list) = match field.chars().next()? {
-            'W' => ('w', &field[1..]),
-            'B' => ('b', &field[1..]),
-            _ => continue, // move numbers and other tags
-        };
-        for item in list.split(',').map(str::trim).filter(|s| !s.is_empty()) {
-            let (king, item) = match item.strip_prefix('K') {
-                Some(rest) => (true, rest),
-                None => (false, item),
-            };
-            let piece = if king { colour.to_ascii_uppercase() } else { colour };
-            let (a, b) = match item.split_once('-') {
-                Some((a, b)) => (a.parse::<usize>().ok()?, b.parse::<usize>().ok()?),
-                None => {
-                    let n = item.parse::<usize>().ok()?;
-                    (n, n)
-                }
-            };
-            if a == 0 || b > squares || a > b {
-                return None;
-            }
-            for sq in a..=b {
-                board[sq - 1] = piece;
-            }
-        }
-    }
-    let mut out = String::with_capacity(squares + 1);
-    out.push(side);
-    out.extend(board);
-    Some(out)
+    let args = scan(args).ok()?;
+    args.into_iter().find(|(k, _)| *k == key).map(|(_, v)| v.unwrap_or("").to_string())
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn positions() {
-        let start = hub_position("W:W31-50:B1-20", Variant::International).unwrap();
-        assert_eq!(start, format!("W{}{}{}", "b".repeat(20), "e".repeat(10), "w".repeat(20)));
-        let p = hub_position("B:WK3,28:B17,K45", Variant::International).unwrap();
-        assert_eq!(&p[..1], "B");
-        assert_eq!(p.chars().nth(3), Some('W'));
-        assert_eq!(p.chars().nth(28), Some('w'));
-        assert_eq!(p.chars().nth(45), Some('B'));
-        assert!(hub_position("X:W1", Variant::International).is_none());
-        assert!(hub_position("W:W51", Variant::International).is_none());
-    }
 
     #[test]
     fn arguments() {
@@ -348,7 +217,5 @@ mod tests {
             split_command("done move=32-28 ponder=19-23"),
             ("done", "move=32-28 ponder=19-23")
         );
-        assert_eq!(quote("a b"), "\"a b\"");
-        assert_eq!(quote("x"), "x");
     }
 }
