@@ -11,7 +11,7 @@ every variant pydraughts has, with either pydraughts generation:
 * 0.6.x: the position in that layout, the moves and the answer in the
   variant's own numbering. Crown tells the two apart by the moves; only
   when it moves first from an empty move list can it not, so this run sets
-  `numbering=auto-variant` (README, Hub section).
+  `numbering=auto-variant` (docs/hub.md).
 
 Per variant: one game with Crown on both sides (to the end or --plies),
 one with Crown as white and one as black against a random mover (so Crown

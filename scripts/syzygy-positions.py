@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Start positions for the Syzygy matches (README, "Syzygy tablebases").
+"""Start positions for the Syzygy matches (docs/endgame.md, "Syzygy tablebases (chess)").
 
   endings TABLE_DIR SEED > won-and-drawn.epd
       70 positions for `crown match` with Crown as the first engine and
