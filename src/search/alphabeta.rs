@@ -84,6 +84,7 @@ impl<G: Playable> Worker<G> {
     pub(super) fn enter(&mut self, pos: &G, mv: G::Move, ply: usize) -> G {
         let mut child = pos.clone();
         child.play(mv);
+        self.tt.prefetch(child.hash());
         self.keys.push(child.hash());
         self.frames[ply].played = Some(pos.history_index(mv));
         self.frames[ply].null = false;

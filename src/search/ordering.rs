@@ -90,6 +90,7 @@ impl<G: Game> History<G> {
 
     /// History score of a quiet move: butterfly plus both continuations,
     /// within `±3 * HISTORY_MAX`.
+    #[inline]
     pub fn quiet_score(&self, pos: &G, mv: G::Move, cont: Continuation) -> i32 {
         let index = pos.history_index(mv);
         let mut score = self.quiet[Self::quiet_slot(pos, index)];

@@ -44,7 +44,22 @@ impl<G: Playable> Worker<G> {
             }
         }
 
-        // Step 2: the tactical moves (all evasions when in check).
+        // Step 2: stand pat: the side to move may decline every capture,
+        // unless it is in check. Where captures are free (chess) this comes
+        // before any move is generated, since most quiescence nodes end here.
+        let mut best_score = -INFINITE;
+        let mut eval = 0;
+        let may_stand_now = !in_check && !G::FORCED_CAPTURES;
+        if may_stand_now {
+            eval = entry.as_ref().map_or_else(|| self.static_eval(pos), |e| e.eval);
+            if eval >= beta {
+                return eval;
+            }
+            best_score = eval;
+            alpha = alpha.max(eval);
+        }
+
+        // Step 3: the tactical moves (all evasions when in check).
         let mut list = G::MoveList::default();
         pos.generate_tactical(&mut list);
         if list.is_empty() {
@@ -56,20 +71,15 @@ impl<G: Playable> Worker<G> {
             }
         }
 
-        // Step 3: stand pat: the side to move may decline every capture,
-        // unless it is in check or captures are compulsory.
-        let may_stand = !in_check && (!G::FORCED_CAPTURES || list.is_empty());
-        let mut best_score = -INFINITE;
-        let mut eval = 0;
-        if may_stand {
-            eval = match &entry {
-                Some(e) => e.eval,
-                None => self.static_eval(pos),
-            };
-            best_score = eval;
+        // Step 3b: where captures are compulsory (draughts), standing pat is
+        // only possible when there is none.
+        let may_stand = may_stand_now || (!in_check && list.is_empty());
+        if may_stand && !may_stand_now {
+            eval = entry.as_ref().map_or_else(|| self.static_eval(pos), |e| e.eval);
             if eval >= beta {
                 return eval;
             }
+            best_score = eval;
             alpha = alpha.max(eval);
         }
 

@@ -155,11 +155,14 @@ impl std::fmt::Display for AllocError {
 
 impl std::error::Error for AllocError {}
 
+/// One bucket: `2 * BUCKET` words, (key ^ data, data) per entry, aligned
+/// to a cache line so that a probe touches one line, not two.
+#[repr(C, align(64))]
+struct Bucket([AtomicU64; 2 * BUCKET]);
+
 /// The shared, lock-free transposition table.
 pub struct TranspositionTable {
-    /// `2 * BUCKET` words per bucket: (key ^ data, data) per entry.
-    words: Vec<AtomicU64>,
-    buckets: u64,
+    table: Vec<Bucket>,
     age: AtomicU64,
 }
 
@@ -175,22 +178,23 @@ impl TranspositionTable {
                 return Err(AllocError { megabytes });
             }
         }
-        let len = buckets * BUCKET * 2;
-        let mut words = Vec::new();
-        words.try_reserve_exact(len).map_err(|_| AllocError { megabytes })?;
-        words.resize_with(len, || AtomicU64::new(0));
-        Ok(TranspositionTable { words, buckets: buckets as u64, age: AtomicU64::new(0) })
+        let mut table = Vec::new();
+        table.try_reserve_exact(buckets).map_err(|_| AllocError { megabytes })?;
+        table.resize_with(buckets, || Bucket([const { AtomicU64::new(0) }; 2 * BUCKET]));
+        Ok(TranspositionTable { table, age: AtomicU64::new(0) })
     }
 
     /// Size in MiB (rounded down).
     pub fn megabytes(&self) -> usize {
-        (self.words.len() * 8) >> 20
+        (self.table.len() * std::mem::size_of::<Bucket>()) >> 20
     }
 
     /// Empties the table (each word set to zero).
     pub fn clear(&self) {
-        for word in &self.words {
-            word.store(0, Relaxed);
+        for bucket in &self.table {
+            for word in &bucket.0 {
+                word.store(0, Relaxed);
+            }
         }
         self.age.store(0, Relaxed);
     }
@@ -204,16 +208,34 @@ impl TranspositionTable {
         (self.age.load(Relaxed) as u8) & AGE_MASK
     }
 
+    /// The bucket of `key` (multiply-shift of the key by the bucket count).
     #[inline]
-    fn bucket(&self, key: u64) -> usize {
-        (((key as u128) * (self.buckets as u128)) >> 64) as usize * BUCKET * 2
+    fn bucket(&self, key: u64) -> &[AtomicU64; 2 * BUCKET] {
+        let index = ((key as u128) * (self.table.len() as u128)) >> 64;
+        &self.table[index as usize].0
+    }
+
+    /// Asks the CPU to bring `key`'s bucket into the cache, so that the
+    /// probe a few instructions later (after the move is played and the
+    /// child's evaluation started) does not wait for memory.
+    #[inline]
+    pub fn prefetch(&self, key: u64) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+            let line = self.bucket(key).as_ptr().cast::<i8>();
+            // SAFETY: prefetching is a hint that never faults, whatever the
+            // address; this one is a live bucket of the table anyway.
+            unsafe { _mm_prefetch::<_MM_HINT_T0>(line) };
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = key;
     }
 
     /// Looks up `key`; mate scores come back relative to the root for a node
     /// at `ply`.
     pub fn probe(&self, key: u64, ply: usize) -> Option<Entry> {
-        let base = self.bucket(key);
-        let bucket = self.words.get(base..base + BUCKET * 2)?;
+        let bucket = self.bucket(key);
         for pair in bucket.chunks_exact(2) {
             let data = pair[1].load(Relaxed);
             if pair[0].load(Relaxed) ^ data == key && data != 0 {
@@ -227,8 +249,7 @@ impl TranspositionTable {
 
     /// Writes an entry for `key` found at `ply`.
     pub fn store(&self, key: u64, ply: usize, store: Store) {
-        let base = self.bucket(key);
-        let Some(bucket) = self.words.get(base..base + BUCKET * 2) else { return };
+        let bucket = self.bucket(key);
         let age = self.current_age();
         let mut victim = 0;
         let mut victim_value = i32::MAX;
@@ -264,13 +285,14 @@ impl TranspositionTable {
     /// Per-mille of sampled entries written by the current search.
     pub fn hashfull(&self) -> u32 {
         let age = self.current_age();
-        let sample = (self.words.len() / 2).min(1000);
+        let sample = (self.table.len() * BUCKET).min(1000);
         if sample == 0 {
             return 0;
         }
         let used = self
-            .words
-            .chunks_exact(2)
+            .table
+            .iter()
+            .flat_map(|b| b.0.chunks_exact(2))
             .take(sample)
             .filter(|pair| {
                 let data = pair[1].load(Relaxed);
@@ -339,10 +361,10 @@ mod tests {
         let tt = TranspositionTable::new(1).unwrap();
         let key = 99;
         tt.store(key, 0, Store { mv: 1, score: 5, eval: 5, depth: 3, bound: Bound::Lower });
-        let base = tt.bucket(key);
+        let bucket = tt.bucket(key);
         // Overwrite only the data word, as a racing writer might.
-        let slot = (0..BUCKET).find(|i| tt.words[base + i * 2 + 1].load(Relaxed) != 0).unwrap();
-        tt.words[base + slot * 2 + 1].store(pack(2, 9, 9, 9, Bound::Exact, 0), Relaxed);
+        let slot = (0..BUCKET).find(|i| bucket[i * 2 + 1].load(Relaxed) != 0).unwrap();
+        bucket[slot * 2 + 1].store(pack(2, 9, 9, 9, Bound::Exact, 0), Relaxed);
         assert_eq!(tt.probe(key, 0), None);
     }
 

@@ -23,8 +23,8 @@
 //! finished subtrees age out. The result never depends on which entry was
 //! the base (integer updates are exact; tested against refreshes).
 
-use crate::chess::{PieceKind, Position, Square};
-use crate::eval::nnue::network::{feature, Network};
+use crate::chess::{PieceKind, Position};
+use crate::eval::nnue::network::Network;
 use crate::game::Side;
 
 /// Entries of the cache.
@@ -54,36 +54,48 @@ impl Boards {
     }
 }
 
-/// Feature indices on the stack: an update runs at almost every node, so it
-/// must not allocate. Capacity 64 always suffices: the features added are
-/// pieces of one board and those removed pieces of another, each at most
-/// one per square.
-struct Features {
-    items: [usize; 64],
+/// Changed piece-squares on the stack, each as `piece * 64 + square`
+/// (`piece = color * 6 + kind`): an update runs at almost every node, so it
+/// must not allocate, and the changes are found once for both
+/// perspectives. Capacity 64 always suffices: the pieces added are pieces
+/// of one board and those removed pieces of another, each at most one per
+/// square.
+struct Changes {
+    items: [u16; 64],
     len: usize,
 }
 
-impl Features {
-    fn new() -> Features {
-        Features { items: [0; 64], len: 0 }
+impl Changes {
+    fn new() -> Changes {
+        Changes { items: [0; 64], len: 0 }
     }
 
-    fn as_slice(&self) -> &[usize] {
+    fn as_slice(&self) -> &[u16] {
         &self.items[..self.len]
     }
 
-    /// Appends the features of piece type `index` (`color * 6 + kind`) on
-    /// the squares of `bits`, seen from `perspective`.
+    /// Appends piece `piece` (`color * 6 + kind`) on the squares of `bits`.
     #[inline]
-    fn push(&mut self, perspective: Side, index: usize, mut bits: u64) {
-        let color = Side::BOTH[index / 6];
-        let kind = PieceKind::ALL[index % 6];
+    fn push(&mut self, piece: usize, mut bits: u64) {
         while bits != 0 {
-            let sq = Square::from_index(bits.trailing_zeros());
-            self.items[self.len] = feature(perspective, color, kind, sq);
+            self.items[self.len] = (piece * 64) as u16 + bits.trailing_zeros() as u16;
             self.len += 1;
             bits &= bits - 1;
         }
+    }
+}
+
+/// The feature of a change (`piece * 64 + square`) seen from
+/// `perspective`: [`feature`](crate::eval::nnue::network::feature) without
+/// unpacking. From White's side the code
+/// is the feature; from Black's the square flips vertically (`^ 56`) and
+/// the colours swap (`+ 384`, modulo the 768 inputs).
+#[inline]
+fn feature_of(perspective: Side, change: u16) -> usize {
+    let change = usize::from(change);
+    match perspective {
+        Side::White => change,
+        Side::Black => ((change ^ 56) + 384) % 768,
     }
 }
 
@@ -92,7 +104,7 @@ const GROUP: usize = 16;
 
 /// `dst = src + rows(add) - rows(sub)` for one perspective, in groups of
 /// [`GROUP`] rows (in place after the first group).
-fn apply(net: &Network, dst: &mut [i16], src: &[i16], add: &[usize], sub: &[usize]) {
+fn apply(net: &Network, perspective: Side, dst: &mut [i16], src: &[i16], add: &[u16], sub: &[u16]) {
     let kernel = net.kernel();
     let mut first = true;
     let (mut a, mut s) = (add, sub);
@@ -100,11 +112,11 @@ fn apply(net: &Network, dst: &mut [i16], src: &[i16], add: &[usize], sub: &[usiz
         let (na, ns) = (a.len().min(GROUP), s.len().min(GROUP - a.len().min(GROUP)));
         let mut rows_a: [&[i16]; GROUP] = [&[]; GROUP];
         let mut rows_s: [&[i16]; GROUP] = [&[]; GROUP];
-        for (r, &f) in rows_a.iter_mut().zip(&a[..na]) {
-            *r = net.row(f);
+        for (r, &c) in rows_a.iter_mut().zip(&a[..na]) {
+            *r = net.row(feature_of(perspective, c));
         }
-        for (r, &f) in rows_s.iter_mut().zip(&s[..ns]) {
-            *r = net.row(f);
+        for (r, &c) in rows_s.iter_mut().zip(&s[..ns]) {
+            *r = net.row(feature_of(perspective, c));
         }
         kernel.update(dst, if first { Some(src) } else { None }, &rows_a[..na], &rows_s[..ns]);
         first = false;
@@ -145,18 +157,19 @@ impl Accumulator {
             Some(b) if b.values.len() == 2 * h => (from, Some(b)),
             _ => (&empty, None),
         };
+        let (mut added, mut removed) = (Changes::new(), Changes::new());
+        for i in 0..12 {
+            added.push(i, to.0[i] & !from.0[i]);
+            removed.push(i, from.0[i] & !to.0[i]);
+        }
         for perspective in Side::BOTH {
-            let (mut added, mut removed) = (Features::new(), Features::new());
-            for i in 0..12 {
-                added.push(perspective, i, to.0[i] & !from.0[i]);
-                removed.push(perspective, i, from.0[i] & !to.0[i]);
-            }
             let lanes = perspective.index() * h..(perspective.index() + 1) * h;
             let src = match base {
                 Some(b) => &b.values[lanes.clone()],
                 None => net.bias(),
             };
-            apply(net, &mut self.values[lanes], src, added.as_slice(), removed.as_slice());
+            let dst = &mut self.values[lanes];
+            apply(net, perspective, dst, src, added.as_slice(), removed.as_slice());
         }
     }
 
@@ -265,5 +278,31 @@ impl Cache {
         self.used[oldest] = self.clock;
         self.last = oldest;
         &self.accumulators[oldest]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::chess::Square;
+    use crate::eval::nnue::network::feature;
+
+    #[test]
+    fn a_change_maps_to_the_feature_of_its_piece_and_square() {
+        for perspective in Side::BOTH {
+            for piece in 0..12 {
+                for sq in 0..64u32 {
+                    let mut changes = Changes::new();
+                    changes.push(piece, 1 << sq);
+                    let expected = feature(
+                        perspective,
+                        Side::BOTH[piece / 6],
+                        PieceKind::ALL[piece % 6],
+                        Square::from_index(sq),
+                    );
+                    assert_eq!(feature_of(perspective, changes.as_slice()[0]), expected);
+                }
+            }
+        }
     }
 }

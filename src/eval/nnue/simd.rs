@@ -99,25 +99,59 @@ impl Kernel {
 
 #[inline(always)]
 fn update(dst: &mut [i16], src: Option<&[i16]>, add: &[&[i16]], sub: &[&[i16]]) {
-    for (start, out) in (0..).step_by(BLOCK).zip(dst.chunks_mut(BLOCK)) {
-        let mut lanes = [0i16; BLOCK];
-        let n = out.len();
-        match src {
-            Some(src) => lanes[..n].copy_from_slice(&src[start..start + n]),
-            None => lanes[..n].copy_from_slice(out),
-        }
+    let whole = dst.len() / BLOCK * BLOCK;
+    // Whole blocks as fixed-size arrays: the compiler keeps one block in
+    // registers while every row is added, with no copy through memory.
+    for start in (0..whole).step_by(BLOCK) {
+        let block = start..start + BLOCK;
+        let mut lanes: [i16; BLOCK] = match src {
+            Some(src) => lanes_of(&src[block.clone()]),
+            None => lanes_of(&dst[block.clone()]),
+        };
         for row in add {
-            for (l, w) in lanes.iter_mut().zip(&row[start..start + n]) {
-                *l = l.wrapping_add(*w);
+            let row = lanes_of(&row[block.clone()]);
+            for (l, w) in lanes.iter_mut().zip(row) {
+                *l = l.wrapping_add(w);
             }
         }
         for row in sub {
-            for (l, w) in lanes.iter_mut().zip(&row[start..start + n]) {
-                *l = l.wrapping_sub(*w);
+            let row = lanes_of(&row[block.clone()]);
+            for (l, w) in lanes.iter_mut().zip(row) {
+                *l = l.wrapping_sub(w);
             }
         }
-        out.copy_from_slice(&lanes[..n]);
+        dst[block].copy_from_slice(&lanes);
     }
+    // The lanes after the last whole block (the hidden size is a multiple
+    // of 16, not always of `BLOCK`).
+    let n = dst.len() - whole;
+    if n == 0 {
+        return;
+    }
+    let mut lanes = [0i16; BLOCK];
+    match src {
+        Some(src) => lanes[..n].copy_from_slice(&src[whole..]),
+        None => lanes[..n].copy_from_slice(&dst[whole..]),
+    }
+    for row in add {
+        for (l, w) in lanes.iter_mut().zip(&row[whole..]) {
+            *l = l.wrapping_add(*w);
+        }
+    }
+    for row in sub {
+        for (l, w) in lanes.iter_mut().zip(&row[whole..]) {
+            *l = l.wrapping_sub(*w);
+        }
+    }
+    dst[whole..].copy_from_slice(&lanes[..n]);
+}
+
+/// One block of lanes as an array (`slice` is exactly [`BLOCK`] long).
+#[inline(always)]
+fn lanes_of(slice: &[i16]) -> [i16; BLOCK] {
+    let mut lanes = [0; BLOCK];
+    lanes.copy_from_slice(slice);
+    lanes
 }
 
 #[cfg(target_arch = "x86_64")]
@@ -204,9 +238,7 @@ mod tests {
         let mut s = seed;
         (0..n)
             .map(|_| {
-                s ^= s << 13;
-                s ^= s >> 7;
-                s ^= s << 17;
+                crate::rng::xorshift64(&mut s);
                 (s % (2 * range as u64 + 1)) as i16 - range
             })
             .collect()
@@ -221,7 +253,7 @@ mod tests {
     #[test]
     fn every_kernel_computes_the_same() {
         let best = Kernel::detect();
-        for h in [16, 48, 256] {
+        for h in [16, 48, 80, 256] {
             let acc = noise(h, 1, 400);
             // Weights beyond 181 would overflow the old `v * w` in `i16`.
             let w = noise(h, 2, 250);
