@@ -27,6 +27,7 @@ pub mod rng;
 pub mod score;
 pub mod search;
 pub mod tablebase;
+pub mod text;
 pub mod time;
 pub mod tournament;
 

@@ -45,6 +45,7 @@ const LAYERS: &[(&str, u8)] = &[
     ("checksum", 0),
     // The pseudo-random numbers (Zobrist keys, playouts; no dependency).
     ("rng", 0),
+    ("text", 0),
     // Evaluation.
     ("eval", 1),
     // Search.

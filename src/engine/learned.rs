@@ -11,10 +11,10 @@
 //! keeps the evaluations it had.
 
 use super::options::{EMBEDDED_NET, NO_NET};
-use super::session::cut;
 use crate::eval::draughts::patterns::{PatternError, PatternSet, Patterns};
 use crate::eval::nnue::{NetError, Network};
 use crate::eval::Learned;
+use crate::text::cut;
 use std::sync::Arc;
 
 /// The learned evaluations `name` selects, starting from `current`, and a

@@ -37,6 +37,7 @@ use crate::search::params::Params;
 use crate::search::tt::{self, TranspositionTable};
 use crate::search::{Limits, Reporter, Signals};
 use crate::tablebase::{Probe, ProbeConfig};
+use crate::text::cut;
 use crate::time::Clock;
 use crossbeam_channel::{Receiver, Sender};
 use std::path::{Path, PathBuf};
@@ -743,16 +744,4 @@ fn run_perft<G: Game>(pos: &G, depth: u32, threads: usize, stop: &AtomicBool, ou
     out.line("");
     out.line(&format!("Nodes searched: {nodes}"));
     out.line(&format!("info string perft {nodes} nodes {ms} ms {} nps", nodes as u128 * 1000 / ms));
-}
-
-/// A prefix of `text` for messages, cut on a character boundary, with
-/// control characters replaced so a message never breaks a client's line
-/// reader: the one function for cutting long lines.
-pub fn cut(text: &str, chars: usize) -> String {
-    let mut out: String =
-        text.chars().take(chars).map(|c| if c.is_control() { '?' } else { c }).collect();
-    if text.chars().count() > chars {
-        out.push_str("...");
-    }
-    out
 }

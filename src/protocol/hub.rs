@@ -34,13 +34,14 @@
 
 use crate::draughts::layout::Layout;
 use crate::engine::options::{self, Change, Kind, Settings, Value, OPTIONS};
-use crate::engine::session::{cut, Listener, Notation, PositionError, Report, Session};
+use crate::engine::session::{Listener, Notation, PositionError, Report, Session};
 use crate::game::Variant;
 use crate::protocol::hub_parse::{parse, quote};
 use crate::protocol::{serve, spawn_reader, Command, Front, Go, Preset, Printer, Setup};
 use crate::score::{is_mate, Score, MATE};
 use crate::search::level::Scale;
 use crate::search::params;
+use crate::text::cut;
 use std::io::BufRead;
 use std::path::PathBuf;
 use std::sync::Arc;

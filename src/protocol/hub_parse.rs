@@ -14,9 +14,9 @@
 //! saturated or refused; seconds are reals, refused when not finite, clamped
 //! to `0..=MAX_SECONDS`.
 
-use crate::engine::session::cut;
 use crate::protocol::uci::MAX_DEPTH;
 use crate::protocol::{Command, Go, Parsed, Preset, Setup};
+use crate::text::cut;
 use std::time::Duration;
 
 /// Longest time accepted in a `level` line, in seconds (about 31 years);

@@ -13,15 +13,14 @@
 //! wide and saturated or refused with a message.
 
 use crate::engine::options::{self, Kind, Spec, OPTIONS};
-use crate::engine::session::{
-    bench_depth, cut, Listener, Notation, Report, Session, MAX_PERFT_DEPTH,
-};
+use crate::engine::session::{bench_depth, Listener, Notation, Report, Session, MAX_PERFT_DEPTH};
 use crate::game::Variant;
 use crate::protocol::{serve, spawn_reader, Command, Front, Go, Parsed, Printer, Setup};
 use crate::score::mate_in_moves;
 use crate::search::level::Scale;
 use crate::search::ScoreBound;
 use crate::tablebase::Wdl;
+use crate::text::cut;
 use std::io::BufRead;
 use std::sync::Arc;
 use vampirc_uci::{Serializable, UciMessage, UciOptionConfig};

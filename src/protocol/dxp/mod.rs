@@ -133,7 +133,7 @@ impl Settings {
         if o.name.chars().count() > message::NAME_LEN || !printable {
             return Err(format!(
                 "--name '{}': at most {} printable ASCII characters",
-                crate::engine::session::cut(&o.name, 40),
+                crate::text::cut(&o.name, 40),
                 message::NAME_LEN
             ));
         }
