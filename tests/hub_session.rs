@@ -705,6 +705,27 @@ fn errors_name_the_moves_the_client_sent() {
 }
 
 #[test]
+fn option_errors_name_the_parameter_and_value_the_client_sent() {
+    // Issue 84, item 4 (found by the stress run): `tt-size` errors named
+    // UCI's `Hash` and echoed a huge value as i64::MAX.
+    let mut hub = Hub::start();
+    for (line, named) in [
+        ("set-param name=tt-size value=0", "value 0 for option tt-size"),
+        (
+            "set-param name=tt-size value=99999999999999999999",
+            "value 99999999999999999999 for option tt-size",
+        ),
+        ("set-param name=threads value=many", "invalid value 'many' for option threads"),
+    ] {
+        hub.send(line);
+        let lines = hub.sync();
+        assert!(lines.iter().any(|l| l.starts_with("error ") && l.contains(named)), "{lines:?}");
+        assert!(lines.iter().all(|l| !l.contains("Hash") && !l.contains("Threads")), "{lines:?}");
+    }
+    hub.quit();
+}
+
+#[test]
 fn empty_values_are_the_defaults() {
     // Issue 84, item 6: an empty `eval-file` chose the hand-set evaluation
     // instead of the default.

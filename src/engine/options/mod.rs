@@ -33,6 +33,7 @@ pub use table::*;
 use crate::engine::Session;
 use crate::search::level::{Level, Scale};
 use crate::search::params;
+use crate::text::cut;
 use std::fmt;
 
 /// The type, default and range of an option.
@@ -356,8 +357,8 @@ pub enum OptionError {
     OutOfRange {
         /// Option name.
         name: &'static str,
-        /// The value given.
-        value: i64,
+        /// The value given, as the client wrote it.
+        value: String,
         /// Smallest accepted.
         min: i64,
         /// Largest accepted.
@@ -380,6 +381,20 @@ impl fmt::Display for OptionError {
 }
 
 impl std::error::Error for OptionError {}
+
+impl OptionError {
+    /// The same error naming the option as the client called it (Hub's
+    /// `tt-size` rather than UCI's `Hash`).
+    fn called(self, by: &'static str) -> OptionError {
+        match self {
+            OptionError::Invalid { value, .. } => OptionError::Invalid { name: by, value },
+            OptionError::OutOfRange { value, min, max, .. } => {
+                OptionError::OutOfRange { name: by, value, min, max }
+            }
+            unknown => unknown,
+        }
+    }
+}
 
 /// A thread count from a command line (`--threads`), checked against the
 /// `Threads` option's range, for clap's `value_parser`.
@@ -424,11 +439,15 @@ pub fn parse(name: &str, value: Option<&str>) -> Result<Change, OptionError> {
         }
     }
     let option = find(name).ok_or_else(|| OptionError::Unknown(name.trim().to_string()))?;
+    // The name the client used: UCI's exactly as written, else the Hub
+    // name when it matches (`threads` and `Threads` differ only in case).
+    let name = name.trim();
     let by = match option.hub {
-        Some(hub) if !option.name.eq_ignore_ascii_case(name.trim()) => hub,
+        Some(hub) if name != option.name && hub.eq_ignore_ascii_case(name) => hub,
         _ => option.name,
     };
-    let (value, requested) = read(option, option.kind, value, option.clamp)?;
+    let (value, requested) =
+        read(option, option.kind, value, option.clamp).map_err(|e| e.called(by))?;
     Ok(Change::Set { option, value, requested, by })
 }
 
@@ -442,7 +461,7 @@ pub fn read(
     clamp: bool,
 ) -> Result<(Value, Option<i64>), OptionError> {
     let text = value.map(str::trim).unwrap_or("");
-    let invalid = || OptionError::Invalid { name: option.name, value: text.to_string() };
+    let invalid = || OptionError::Invalid { name: option.name, value: cut(text, 40) };
     match kind {
         Kind::Spin { min, max, .. } => {
             // Out-of-range but well-formed numbers get the range message,
@@ -456,7 +475,7 @@ pub fn read(
                 // Clamped (as GUIs expect), and said so.
                 Ok((Value::Int(value.clamp(min, max)), Some(value)))
             } else {
-                Err(OptionError::OutOfRange { name: option.name, value, min, max })
+                Err(OptionError::OutOfRange { name: option.name, value: cut(text, 40), min, max })
             }
         }
         Kind::Check { .. } => match text.to_ascii_lowercase().as_str() {
@@ -483,8 +502,7 @@ fn parse_search_param(
         .map_err(|_| OptionError::Invalid { name: spec.name, value: text.to_string() })?;
     let (min, max) = (i64::from(spec.min), i64::from(spec.max));
     if v < i128::from(min) || v > i128::from(max) {
-        let value = v.clamp(i64::MIN as i128, i64::MAX as i128) as i64;
-        return Err(OptionError::OutOfRange { name: spec.name, value, min, max });
+        return Err(OptionError::OutOfRange { name: spec.name, value: cut(text, 40), min, max });
     }
     Ok(Change::SearchParam { name: spec.name, value: v as i32 })
 }
