@@ -33,7 +33,8 @@ use crown::game::{random_playout, Game, Variant};
 use crown::protocol::{hub_parse, Command};
 use std::time::{Duration, Instant};
 use stress_support::{
-    hub_field, malformed, pause, run_sequences, seed, Owed, Owes, Proc, Protocol, Rng, DUE, HUB,
+    hub_field, malformed, option_owes, pause, run_sequences, seed, Owed, Owes, Proc, Protocol, Rng,
+    DUE, HUB,
 };
 
 /// The position of the determinism check: six plies of a fixed random game.
@@ -210,18 +211,7 @@ fn owes(line: &[u8]) -> Owes {
         // `init` is the reference's barrier; `hub` answers with `wait`.
         Ok(Some(Command::Quit | Command::Init | Command::Hello)) => Owes::Skip,
         Ok(Some(Command::SetOption { name, value })) => {
-            let name = name.to_ascii_lowercase();
-            let number = value.as_deref().and_then(|v| v.trim().parse::<u64>().ok());
-            let large = match name.as_str() {
-                "tt-size" => number.is_some_and(|n| n > 64),
-                "threads" => number.is_some_and(|n| n > 2),
-                _ => false,
-            };
-            if large || KEPT_PARAMS.contains(&name.as_str()) {
-                Owes::Skip
-            } else {
-                Owes::Nothing
-            }
+            option_owes(&name, value.as_deref(), "tt-size", KEPT_PARAMS)
         }
         _ => Owes::Nothing,
     }

@@ -35,8 +35,8 @@ use crown::game::{random_playout, Game, Variant};
 use crown::protocol::{uci, Command};
 use std::time::{Duration, Instant};
 use stress_support::{
-    field, hostile_cases, malformed, pause, run_sequences, seed, Case, Line, Owed, Owes, Proc,
-    Protocol, Rng, UCI,
+    field, hostile_cases, malformed, option_owes, pause, run_sequences, seed, Case, Line, Owed,
+    Owes, Proc, Protocol, Rng, UCI,
 };
 
 /// The position of the determinism check.
@@ -194,18 +194,7 @@ fn owes(line: &[u8]) -> Owes {
         Ok(Some(Command::Perft(depth))) if depth > 3 => Owes::Skip,
         Ok(Some(Command::Bench(depth))) if depth.map_or(true, |d| d > 2) => Owes::Skip,
         Ok(Some(Command::SetOption { name, value })) => {
-            let name = name.to_ascii_lowercase();
-            let number = value.as_deref().and_then(|v| v.trim().parse::<u64>().ok());
-            let large = match name.as_str() {
-                "hash" => number.is_some_and(|n| n > 64),
-                "threads" => number.is_some_and(|n| n > 2),
-                _ => false,
-            };
-            if large || KEPT_OPTIONS.contains(&name.as_str()) {
-                Owes::Skip
-            } else {
-                Owes::Nothing
-            }
+            option_owes(&name, value.as_deref(), "hash", KEPT_OPTIONS)
         }
         _ => Owes::Nothing,
     }

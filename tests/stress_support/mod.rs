@@ -588,3 +588,22 @@ pub enum Owes {
     /// search.
     Skip,
 }
+
+/// What setting an option owes in a run: nothing, or `Skip` when it would
+/// allocate a large table (`table`: the protocol's name of the table
+/// size), start many threads, or change the reference search (`kept`,
+/// lower case).
+pub fn option_owes(name: &str, value: Option<&str>, table: &str, kept: &[&str]) -> Owes {
+    let name = name.to_ascii_lowercase();
+    let number = value.and_then(|v| v.trim().parse::<u64>().ok());
+    let large = if name == table {
+        number.is_some_and(|n| n > 64)
+    } else {
+        name == "threads" && number.is_some_and(|n| n > 2)
+    };
+    if large || kept.contains(&name.as_str()) {
+        Owes::Skip
+    } else {
+        Owes::Nothing
+    }
+}
