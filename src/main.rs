@@ -322,7 +322,7 @@ mod egtb {
     use super::EgtbAction;
     use crown::draughts::rules::Rules;
     use crown::draughts::Position;
-    use crown::egtb::{build_missing, variant_dir, Table, Tablebase};
+    use crown::endgame::draughts::{build_missing, variant_dir, Table, Tablebase};
     use crown::game::{Game, Variant};
     use std::path::Path;
     use std::time::Instant;

@@ -15,7 +15,7 @@ use crown::draughts::rules::{
     RussianRules, TurkishRules,
 };
 use crown::draughts::Position;
-use crown::egtb::{build_all, build_missing, Signature, Tablebase, Wdl};
+use crown::endgame::draughts::{build_all, build_missing, Signature, Tablebase, Wdl};
 use crown::game::{Game, NoMoveResult, Side, Variant};
 use std::collections::HashMap;
 use std::path::PathBuf;

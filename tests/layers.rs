@@ -35,12 +35,11 @@ const LAYERS: &[(&str, u8)] = &[
     // Rules: the games, their scores, tables and clocks.
     ("game", 0),
     ("score", 0),
-    ("tablebase", 0),
+    ("endgame", 0),
     ("time", 0),
     ("perft", 0),
     ("chess", 0),
     ("draughts", 0),
-    ("egtb", 0),
     // The checksum every file format shares (no dependency of its own).
     ("checksum", 0),
     // The pseudo-random numbers (Zobrist keys, playouts; no dependency).

@@ -12,10 +12,10 @@
 //! change the result under the fifty-move rule, and both probers return
 //! the stored value.
 
-use crown::chess::syzygy::{ProbeConfig, Syzygy, TableWdl};
 use crown::chess::Position;
+use crown::endgame::syzygy::{ProbeConfig, Syzygy, TableWdl};
+use crown::endgame::{Probe, Wdl};
 use crown::game::{Game, Variant};
-use crown::tablebase::{Probe, Wdl};
 use std::path::{Path, PathBuf};
 
 fn tables_dir() -> PathBuf {

@@ -17,7 +17,6 @@ pub mod notation;
 pub mod position;
 pub mod san;
 pub mod see;
-pub mod syzygy;
 pub mod types;
 pub mod zobrist;
 

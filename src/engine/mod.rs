@@ -22,6 +22,7 @@ pub mod session;
 
 pub use session::Session;
 
+use crate::endgame::{Probe, ProbeConfig};
 use crate::eval::Learned;
 use crate::eval::Playable;
 use crate::rng::mix64;
@@ -29,7 +30,6 @@ use crate::search::level::{self, Level, LevelPlay};
 use crate::search::params::Params;
 use crate::search::tt::TranspositionTable;
 use crate::search::{Limits, Reporter, Signals};
-use crate::tablebase::{Probe, ProbeConfig};
 use crossbeam_channel::Sender;
 use pool::{Job, Pool};
 use std::sync::atomic::{AtomicBool, Ordering};

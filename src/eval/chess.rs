@@ -634,7 +634,7 @@ pub fn breakdown(pos: &Position) -> (String, Score) {
 
 impl Playable for Position {
     type Evaluator = crate::eval::nnue::NetworkEvaluator;
-    type Tables = crate::chess::syzygy::Syzygy;
+    type Tables = crate::endgame::syzygy::Syzygy;
 
     const EXCHANGE: bool = true;
 

@@ -67,8 +67,8 @@ pub trait Playable: Game {
     /// The evaluator each search thread owns.
     type Evaluator: Evaluator<Self>;
     /// The endgame tables the search may be given for this game
-    /// ([`crate::tablebase::NoTables`] when the game has none).
-    type Tables: crate::tablebase::Probe<Self>;
+    /// ([`crate::endgame::NoTables`] when the game has none).
+    type Tables: crate::endgame::Probe<Self>;
 
     /// Ordering value of a tactical move (captures, promotions): larger is
     /// searched first (most valuable victim, least valuable attacker).

@@ -12,6 +12,7 @@
 //! Invariant: no input line can panic the parser; every number is parsed
 //! wide and saturated or refused with a message.
 
+use crate::endgame::Wdl;
 use crate::engine::options::{self, Kind, Spec, OPTIONS};
 use crate::engine::session::{bench_depth, Listener, Notation, Report, Session, MAX_PERFT_DEPTH};
 use crate::game::Variant;
@@ -19,7 +20,6 @@ use crate::protocol::{serve, spawn_reader, Command, Front, Go, Parsed, Printer, 
 use crate::score::mate_in_moves;
 use crate::search::level::Scale;
 use crate::search::ScoreBound;
-use crate::tablebase::Wdl;
 use crate::text::cut;
 use std::io::BufRead;
 use std::sync::Arc;

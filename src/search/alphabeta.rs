@@ -9,6 +9,7 @@
 //! found at ply `p` scores `MATE - p`; a search that was stopped returns a
 //! meaningless value that every caller discards (it checks `stopped` first).
 
+use crate::endgame::{Probe, Wdl};
 use crate::eval::{Evaluator, Playable};
 use crate::game::{Game, NoMoveResult};
 use crate::score::{is_mate, Score, DRAW, EVAL_LIMIT, INFINITE, MATE, MAX_PLY};
@@ -16,7 +17,6 @@ use crate::search::ordering::{is_bad_tactical, Continuation, MovePicker};
 use crate::search::params::Step;
 use crate::search::tt::{Bound, Entry, Store};
 use crate::search::worker::Worker;
-use crate::tablebase::{Probe, Wdl};
 
 /// A node kind, known at compile time.
 pub trait NodeKind {

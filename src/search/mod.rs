@@ -21,9 +21,9 @@ pub mod quiescence;
 pub mod tt;
 pub mod worker;
 
+use crate::endgame::Wdl;
 use crate::game::Game;
 use crate::score::{Score, DRAW, TABLE_PROGRESS, TABLE_WIN};
-use crate::tablebase::Wdl;
 use crate::time::Clock;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Duration;

@@ -6,6 +6,7 @@
 //! owns the clock, reports progress and decides when the search ends (by
 //! raising the stop signal, which every thread polls at every node).
 
+use crate::endgame::{Probe, Wdl};
 use crate::eval::Playable;
 use crate::score::{mate_in_moves, Score, INFINITE, MAX_PLY};
 use crate::search::alphabeta::no_move_score;
@@ -13,7 +14,6 @@ use crate::search::ordering::History;
 use crate::search::params::{Params, Step};
 use crate::search::tt::TranspositionTable;
 use crate::search::{Finding, Info, Limits, Reporter, ScoreBound, Signals};
-use crate::tablebase::{Probe, Wdl};
 use crate::time::{self, Deadlines};
 use std::sync::atomic::Ordering;
 use std::sync::Arc;

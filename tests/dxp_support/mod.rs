@@ -10,7 +10,7 @@
 use crown::draughts::International;
 use crown::game::Game;
 use crown::protocol::dxp::framing::{write_frame, FrameReader};
-use crown::protocol::dxp::game::{find_move, setup_position};
+use crown::protocol::dxp::game_state::{find_move, setup_position};
 use crown::protocol::dxp::message::Message;
 use std::io::Write;
 use std::net::{TcpListener, TcpStream};

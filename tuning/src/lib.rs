@@ -17,7 +17,7 @@
 pub mod data;
 pub mod datagen;
 pub mod nnue;
-pub mod patterns;
+pub mod pattern_trainer;
 pub mod pgn_reader;
 pub mod record;
 pub mod resume_point;

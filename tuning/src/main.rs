@@ -8,7 +8,7 @@
 //! * `crown-tune nnue`: trains the chess network on training records and
 //!   exports the quantised net (`nnue/`).
 //! * `crown-tune patterns`: trains a draughts variant's pattern
-//!   evaluation and writes its file (`patterns.rs`).
+//!   evaluation and writes its file (`pattern_trainer.rs`).
 //! * `crown-tune shots`: the international draughts shot suite: find
 //!   the shots that decided lost games, count those found (`shots.rs`).
 //! * `crown-tune tune`: fits K, runs Adam on the evaluation weights and
@@ -109,7 +109,7 @@ enum Command {
     /// Trains the chess network (NNUE) on `.crb` training records.
     Nnue(crown_tuning::nnue::cli::Args),
     /// Trains a draughts variant's patterns on labelled positions.
-    Patterns(crown_tuning::patterns::Args),
+    Patterns(crown_tuning::pattern_trainer::Args),
     /// International draughts shots: collects those that decided lost
     /// games into a suite, and counts those the engine finds.
     Shots(crown_tuning::shots::Args),
@@ -248,7 +248,7 @@ fn main() -> ExitCode {
             Ok(())
         })(),
         Command::Nnue(args) => crown_tuning::nnue::cli::run(args),
-        Command::Patterns(args) => crown_tuning::patterns::run(args),
+        Command::Patterns(args) => crown_tuning::pattern_trainer::run(args),
         Command::Shots(args) => crown_tuning::shots::run(args),
         Command::Tune {
             variant,

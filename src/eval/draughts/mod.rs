@@ -163,7 +163,7 @@ impl<R: Rules> Evaluator<Position<R>> for DraughtsEvaluator {
 
 impl<R: Rules> Playable for Position<R> {
     type Evaluator = DraughtsEvaluator;
-    type Tables = crate::egtb::Tablebase;
+    type Tables = crate::endgame::draughts::Tablebase;
 
     #[inline]
     fn tactical_value(&self, mv: Move) -> Score {

@@ -20,12 +20,12 @@
 //! follower's colour, which is the other one); a follower plays the colour the
 //! GAMEREQ gives it.
 
+pub mod connection;
 pub mod flags;
 pub mod framing;
-pub mod game;
+pub mod game_state;
 pub mod log;
 pub mod message;
-pub mod session;
 
 #[cfg(test)]
 mod codec_tests;
@@ -117,7 +117,7 @@ pub struct Settings {
 impl Settings {
     /// Checks the options.
     pub fn from_options(o: &Options) -> Result<Settings, String> {
-        let colour = session::parse_colour(&o.colour)
+        let colour = connection::parse_colour(&o.colour)
             .ok_or_else(|| format!("bad colour '{}' (white or black)", o.colour))?;
         let start = match &o.fen {
             Some(fen) => International::from_fen(fen, Variant::International)
@@ -142,7 +142,7 @@ impl Settings {
         }
         if o.fen.is_some() {
             // The GAMEREQ must be able to carry it.
-            game::setup_position(&game::setup_of(&start)).map_err(|e| e.to_string())?;
+            game_state::setup_position(&game_state::setup_of(&start)).map_err(|e| e.to_string())?;
         }
         Ok(Settings {
             name: o.name.clone(),
@@ -223,7 +223,7 @@ fn serve(
     games_left: &mut Option<u32>,
 ) -> String {
     let run =
-        AssertUnwindSafe(|| session::Connection::run(settings, engine, log, stream, games_left));
+        AssertUnwindSafe(|| connection::Connection::run(settings, engine, log, stream, games_left));
     std::panic::catch_unwind(run)
         .unwrap_or_else(|_| "internal error (panic) in the connection".into())
 }

@@ -21,8 +21,8 @@
 
 use super::{Syzygy, TableWdl};
 use crate::chess::{MoveList, Position};
+use crate::endgame::{RootFilter, Wdl};
 use crate::game::Game;
-use crate::tablebase::{RootFilter, Wdl};
 
 /// Rank of a certain win (minus the DTZ).
 const CERTAIN: i32 = 2000;

@@ -32,7 +32,7 @@ pub mod files;
 pub mod root;
 
 use crate::chess::{Color, PieceKind, Position};
-use crate::tablebase::{Probe, RootFilter, Wdl};
+use crate::endgame::{Probe, RootFilter, Wdl};
 use shakmaty::{Bitboard, Board, ByColor, ByRole, CastlingMode, Chess, FromSetup, Setup};
 use shakmaty_syzygy::Tablebase;
 use std::num::NonZeroU32;
@@ -40,7 +40,7 @@ use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU32, AtomicU64, Ordering};
 use std::sync::Arc;
 
-pub use crate::tablebase::ProbeConfig;
+pub use crate::endgame::ProbeConfig;
 
 /// A table value for the side to move, as the files hold it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

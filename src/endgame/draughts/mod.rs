@@ -14,18 +14,18 @@
 //! the move-count draw rules are not part of them (the search applies
 //! those itself), and there is no distance to the win.
 
-pub mod build;
 pub mod index;
 pub mod probe;
+pub mod retrograde;
 pub mod storage;
 pub mod unmove;
 
-pub use build::{build_all, build_missing, build_signature, BuildError};
 pub use index::{Indexer, Signature};
 pub use probe::Tablebase;
+pub use retrograde::{build_all, build_missing, build_signature, BuildError};
 pub use storage::{StorageError, Table};
 
-pub use crate::tablebase::Wdl;
+pub use crate::endgame::Wdl;
 
 /// The directory of `variant`'s tables under a tablebase root directory.
 pub fn variant_dir(root: &std::path::Path, variant: crate::game::Variant) -> std::path::PathBuf {

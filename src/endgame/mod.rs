@@ -1,20 +1,29 @@
-//! Endgame tables as the search sees them: a game-theoretic result for the
-//! side to move, from whatever tables the engine was given.
+//! Endgame tables, every game's in one place, and how the search sees them:
+//! a game-theoretic result for the side to move, from whatever tables the
+//! engine was given.
+//!
+//! * [`syzygy`]: chess and Chess960, Syzygy files read through
+//!   `shakmaty-syzygy` (WDL in the search, DTZ at the root).
+//! * [`draughts`]: Crown's own draughts databases, built by retrograde
+//!   analysis (`crown egtb build`) for every draughts variant.
+//! * [`NoTables`]: a game without tables.
 //!
 //! The search holds an `Option<Arc<T>>` of its game's table type
 //! ([`crate::eval::Playable::Tables`]) that the engine's session hands it;
-//! there is no process-wide registry. Draughts uses Crown's own endgame
-//! databases (`egtb/`); a game without tables uses [`NoTables`].
+//! there is no process-wide registry.
 //!
 //! Invariant: [`Probe::probe`] is cheap when the position has more pieces
 //! than any loaded table (it must answer `None` without touching memory that
 //! depends on the position), so the search may call it at every node.
 //!
-//! Chess (Syzygy, `chess/syzygy/`) adds two refinements with defaults here:
-//! [`Probe::search_probe`] lets the tables decide at which remaining depth
-//! and under which conditions a probe is worth it (the fifty-move counter,
-//! the piece limit), and [`Probe::root_moves`] keeps, at the root, only the
-//! moves that preserve the table result (distance-to-zero tables).
+//! Chess adds two refinements with defaults here: [`Probe::search_probe`]
+//! lets the tables decide at which remaining depth and under which
+//! conditions a probe is worth it (the fifty-move counter, the piece limit),
+//! and [`Probe::root_moves`] keeps, at the root, only the moves that
+//! preserve the table result (distance-to-zero tables).
+
+pub mod draughts;
+pub mod syzygy;
 
 use crate::game::{Game, Variant};
 use std::fmt;

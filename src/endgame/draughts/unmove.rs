@@ -71,7 +71,7 @@ mod tests {
     use super::*;
     use crate::draughts::position::MoveList;
     use crate::draughts::rules::{EnglishRules, InternationalRules, TurkishRules};
-    use crate::egtb::index::{Indexer, Signature};
+    use crate::endgame::draughts::index::{Indexer, Signature};
 
     /// Every predecessor without a capture reaches `q` by a legal quiet
     /// move, and every quiet move of every position is found backwards.

@@ -24,7 +24,7 @@
 //! joined before the loop returns.
 
 use super::framing::{write_frame, FrameError, FrameReader};
-use super::game::{setup_of, setup_position, DxpGame, TimeControl};
+use super::game_state::{setup_of, setup_position, DxpGame, TimeControl};
 use super::log::{escape, Log};
 use super::message::{
     AccCode, BackCode, CodecError, EndReason, GameAcc, GameEnd, GameReq, Message,

@@ -142,7 +142,7 @@ fn expected_size(variant: Variant, sig: Signature) -> u64 {
 
 /// The search's view: a table probe, cheap when the position has more
 /// pieces than the largest table or belongs to another variant.
-impl<R: Rules> crate::tablebase::Probe<Position<R>> for Tablebase {
+impl<R: Rules> crate::endgame::Probe<Position<R>> for Tablebase {
     #[inline]
     fn probe(&self, pos: &Position<R>) -> Option<Wdl> {
         let pieces = (pos.white() | pos.black()).count_ones() as usize;
