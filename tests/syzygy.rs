@@ -240,8 +240,9 @@ fn truncated_tables_are_refused_never_read_out_of_bounds() {
     let _ = std::fs::remove_dir_all(dir);
 }
 
-#[test]
-fn uci_loads_reports_and_uses_the_tables() {
+/// Runs `script` (without the final `quit`) through `crown` and returns its
+/// output up to the first `bestmove` line.
+fn uci(script: &str) -> String {
     use std::io::{BufRead, BufReader, Write};
     use std::process::{Command, Stdio};
     let mut child = Command::new(env!("CARGO_BIN_EXE_crown"))
@@ -250,12 +251,6 @@ fn uci_loads_reports_and_uses_the_tables() {
         .spawn()
         .unwrap();
     let mut stdin = child.stdin.take().unwrap();
-    let script = format!(
-        "uci\nsetoption name SyzygyPath value {}\n\
-         setoption name SyzygyPath value /no/such/dir\nsetoption name UCI_ShowWDL value true\n\
-         position fen 8/8/8/4k3/3r4/8/8/1R2K3 w - - 0 1\ngo depth 8\n",
-        tables_dir().display()
-    );
     stdin.write_all(script.as_bytes()).unwrap();
     let mut text = String::new();
     for line in BufReader::new(child.stdout.take().unwrap()).lines() {
@@ -268,6 +263,17 @@ fn uci_loads_reports_and_uses_the_tables() {
     }
     stdin.write_all(b"quit\n").unwrap();
     child.wait().unwrap();
+    text
+}
+
+#[test]
+fn uci_loads_reports_and_uses_the_tables() {
+    let text = uci(&format!(
+        "uci\nsetoption name SyzygyPath value {}\n\
+         setoption name SyzygyPath value /no/such/dir\nsetoption name UCI_ShowWDL value true\n\
+         position fen 8/8/8/4k3/3r4/8/8/1R2K3 w - - 0 1\ngo depth 8\n",
+        tables_dir().display()
+    ));
     assert!(text.contains("option name SyzygyPath type string default <empty>"), "{text}");
     assert!(text.contains("35 WDL and 35 DTZ tables, up to 4 pieces"), "{text}");
     // A directory that does not exist is refused, and the tables stay.
@@ -278,7 +284,40 @@ fn uci_loads_reports_and_uses_the_tables() {
     assert!(text.contains(&refused), "{text}");
     // KRvKR, white to move: a table draw, shown as such, with probes counted.
     let last = text.lines().rfind(|l| l.starts_with("info depth 8 ")).unwrap();
-    assert!(last.contains(" wdl 0 1000 0 "), "{last}");
+    assert!(last.contains(" score cp 0 wdl 0 1000 0 "), "{last}");
     let hits = last.split(" tbhits ").nth(1).unwrap().split(' ').next().unwrap();
     assert!(hits.parse::<u64>().unwrap() > 0, "{last}");
+}
+
+/// A root the tables decide shows their verdict in `score`, on every line
+/// of every iteration, as Stockfish shows a tablebase win: K+R v K is
+/// `cp 20000` for the winner and `cp -20000` for the loser, not the
+/// evaluation (about +7 pawns) of positions the search never probes.
+#[test]
+fn a_root_the_tables_decide_shows_their_verdict_on_every_line() {
+    for (fen, score, wdl) in [
+        ("8/8/8/4k3/8/8/8/R3K3 w - - 0 1", "cp 20000", "wdl 1000 0 0"),
+        ("8/8/8/4k3/8/8/8/R3K3 b - - 0 1", "cp -20000", "wdl 0 0 1000"),
+        ("8/8/8/4k3/8/8/8/R3K3 w - - 0 1", "cp 20000", ""),
+    ] {
+        let wdl_option = if wdl.is_empty() { "false" } else { "true" };
+        let text = uci(&format!(
+            "setoption name SyzygyPath value {}\nsetoption name UCI_ShowWDL value {wdl_option}\n\
+             setoption name MultiPV value 2\nposition fen {fen}\ngo depth 9\n",
+            tables_dir().display()
+        ));
+        let lines: Vec<&str> = text.lines().filter(|l| l.contains(" pv ")).collect();
+        assert!(lines.len() >= 18, "{text}");
+        for line in lines {
+            let shown = format!(" score {score} {wdl}");
+            assert!(line.contains(shown.trim_end()), "{fen}: {line}");
+            assert!(!line.contains("bound"), "{fen}: {line}");
+        }
+    }
+    // Without tables the same root shows the evaluation.
+    let text = uci("position fen 8/8/8/4k3/8/8/8/R3K3 w - - 0 1\ngo depth 9\n");
+    let last = text.lines().rfind(|l| l.starts_with("info depth 9 ")).unwrap();
+    let cp: i32 =
+        last.split(" score cp ").nth(1).unwrap().split(' ').next().unwrap().parse().unwrap();
+    assert!((300..2000).contains(&cp), "{last}");
 }

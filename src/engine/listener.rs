@@ -8,7 +8,7 @@
 //! text is the one the protocol's own parser reads back.
 
 use crate::game::Game;
-use crate::search::{Info, Reporter};
+use crate::search::{shown_score, Info, Reporter, ScoreBound};
 use std::sync::Arc;
 
 /// A line of search progress with the moves as text.
@@ -68,12 +68,14 @@ impl<G: Game> Reporter<G> for Text {
             pv.push(self.write(&pos, mv));
             pos.play(mv);
         }
+        // A root the tables decide shows their verdict, as an exact score.
+        let score = shown_score(info.score, info.table);
         let info = Info {
             depth: info.depth,
             seldepth: info.seldepth,
             multipv: info.multipv,
-            score: info.score,
-            bound: info.bound,
+            score,
+            bound: if score == info.score { info.bound } else { ScoreBound::Exact },
             nodes: info.nodes,
             time: info.time,
             hashfull: info.hashfull,

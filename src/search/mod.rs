@@ -201,6 +201,27 @@ pub fn table_score(wdl: Wdl, eval: Score) -> Score {
     }
 }
 
+/// The score shown for a root the endgame tables decide (`table`: their
+/// result for the side to move), as Stockfish shows one: the search's own
+/// score when it is a mate or already a table score of that result,
+/// otherwise the tables' verdict ([`TABLE_WIN`] for a win, its negation for
+/// a loss, [`DRAW`] for a draw) instead of the evaluation of a position the
+/// search never probed (after the root's zeroing move the search probes
+/// nothing until the next capture or pawn move, so a won K+R v K would show
+/// +7). Without tables, the score itself.
+pub fn shown_score(score: Score, table: Option<Wdl>) -> Score {
+    let decided = TABLE_WIN - TABLE_PROGRESS;
+    match table {
+        None => score,
+        Some(_) if crate::score::is_mate(score) => score,
+        Some(Wdl::Win) if score >= decided => score,
+        Some(Wdl::Win) => TABLE_WIN,
+        Some(Wdl::Loss) if score <= -decided => score,
+        Some(Wdl::Loss) => -TABLE_WIN,
+        Some(Wdl::Draw) => DRAW,
+    }
+}
+
 /// The move to play across all threads: deepest completed iteration first,
 /// then the better score (Lazy SMP voting in its simplest sound form).
 pub fn choose<M: Clone>(findings: &[Finding<M>]) -> Option<&Finding<M>> {
