@@ -103,11 +103,11 @@ fn out_of_range_elo_is_clamped_with_a_message() {
     );
     e.send("setoption name UCI_Elo value 99999");
     let lines = e.sync();
-    assert!(lines.iter().any(|l| l.contains("clamped to 2200")), "{lines:?}");
+    assert!(lines.iter().any(|l| l.contains("clamped to 2400")), "{lines:?}");
     // Within draughts' range but above chess's strongest level.
     e.send("setoption name UCI_Elo value 2500");
     let lines = e.sync();
-    assert!(lines.iter().any(|l| l.contains("2500 is out of range; clamped to 2200")), "{lines:?}");
+    assert!(lines.iter().any(|l| l.contains("2500 is out of range; clamped to 2400")), "{lines:?}");
     // A malformed value is refused and the level stays as it was.
     e.send("setoption name UCI_Elo value strong");
     let lines = e.sync();
@@ -125,7 +125,7 @@ fn handshake_lists_the_level_options() {
     let lines = e.until(|l| l == "uciok");
     for expected in [
         "option name UCI_LimitStrength type check default false",
-        "option name UCI_Elo type spin default 2200 min 1000 max 2200",
+        "option name UCI_Elo type spin default 2400 min 1000 max 2400",
         "option name Skill Level type spin default 20 min 0 max 20",
         "option name Seed type spin default 0 min 0 max 2147483647",
     ] {
@@ -237,7 +237,7 @@ fn hub_elo_out_of_range_is_clamped_with_a_message() {
     let clamped = |l: &String| l.starts_with("error") && l.contains("clamped to 1000");
     assert!(lines.iter().any(clamped), "{lines:?}");
     assert!(lines.iter().any(|l| l.starts_with("done move=")), "{lines:?}");
-    // Draughts' scale reaches 2800 (chess's stops at 2200): no note.
+    // Draughts' scale reaches 2800 (chess's stops at 2400): no note.
     let lines = hub_at_elo(2800);
     assert!(!lines.iter().any(|l| l.starts_with("error")), "{lines:?}");
     assert!(lines.iter().any(|l| l.starts_with("done move=")), "{lines:?}");

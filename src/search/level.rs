@@ -27,7 +27,7 @@
 //!
 //! Both parts come from one table per [`Scale`], interpolated between its
 //! rows (log-linearly for nodes). The tables are what the calibration fits
-//! (`scripts/calibrate-levels`, README "Playing levels"): chess against
+//! (`scripts/calibrate-levels`, docs/levels.md): chess against
 //! Stockfish's own levels, draughts against full-strength Crown. They
 //! differ because the same node budget is worth far more in draughts.
 //!
@@ -41,9 +41,9 @@ use std::time::Duration;
 /// Weakest nominal Elo.
 pub const MIN_ELO: i64 = 1000;
 /// Strongest nominal Elo in chess: Crown at full strength on the scale the
-/// chess table is fitted to (Stockfish 15.1's clocked `UCI_Elo`, README
-/// "Playing levels"); the top row plays one line, as full strength does.
-pub const CHESS_MAX_ELO: i64 = 2200;
+/// chess table is fitted to (Stockfish 15.1's clocked `UCI_Elo`,
+/// docs/levels.md); the top row plays one line, as full strength does.
+pub const CHESS_MAX_ELO: i64 = 2400;
 /// Strongest nominal Elo in draughts (full-strength Crown at 10+0.1 on
 /// Crown's own scale).
 pub const DRAUGHTS_MAX_ELO: i64 = 2800;
@@ -99,30 +99,28 @@ impl Scale {
     }
 }
 
-/// The fitted mapping for chess, by rising Elo, checked with the network
-/// evaluation. Fitted against Stockfish 15.1 at the same `UCI_Elo` on a
-/// clock (10+0.1), the opponent a user meets: on a clock Stockfish's skill
-/// still picks its move at depth 1 + level, but it searches on until its
-/// time is spent and its table carries those deep results into the next
-/// move's shallow search, so it plays 160-360 Elo above its fixed-depth
-/// strength (docs/levels.md). The rows 1400-2000 were fitted with the hand-set
-/// evaluation. Head to head the network plays the same budget 35 (2.2 k
-/// nodes) to 120 (20 k) Elo stronger, but against this reference it gains
-/// far less: a refit that moved every row down by that much put 2000 at
-/// -177 +/- 76, while the hand-set 2000 row (420 k) scored +108 +/- 66.
-/// So 1400 keeps its hand-set row, 1700 sits about 50 Elo lower for the +53
-/// it had measured, 2000 between the two rows that missed, and each was
-/// checked again (docs/levels.md). The top row is Crown's full strength (a loss
-/// cap of 0 searches one line; the clock binds long before its budget),
-/// which scored -85 +/- 64 against Stockfish's clocked 2300, about 2215:
-/// the scale stops at 2200.
+/// The fitted mapping for chess, by rising Elo, fitted with the network
+/// Crown embeds (generation 12). The reference is Stockfish 15.1 at the
+/// same `UCI_Elo` on the same clock, the opponent a user meets: on a clock
+/// Stockfish's skill still picks its move at depth 1 + level, but it
+/// searches on until its time is spent and its table carries those deep
+/// results into the next move's shallow search (docs/levels.md). Refit of
+/// 2026-12-04: the table fitted on generation 3 played 150-250 Elo above
+/// its nominal level with generation 12 (40 games a level at 5+0.05 and
+/// 10+0.1); each row 1400-2000 is now the old table's setting that scored
+/// level with Stockfish's nominal one (interpolated between an old setting
+/// that won and one that lost; 1400, which scored -89 and -123 there,
+/// moved up to the old 1320), and the top row, full strength, scored
+/// -9 +/- 100 against Stockfish's 2400, so the scale reaches 2400. Rows
+/// between anchors are interpolated (2200 is not measured). The checks
+/// are in docs/levels.md (`scripts/nnue-generation levels`).
 const CHESS: [Anchor; 5] = [
     // Below Stockfish's 1350: extrapolated (depth 1 only, wide sampling).
     anchor(1000.0, 1.0, 150.0, 450.0),
-    anchor(1400.0, 2_200.0, 25.0, 108.0),
-    anchor(1700.0, 14_000.0, 15.0, 70.0),
-    anchor(2000.0, 240_000.0, 5.7, 33.0),
-    anchor(2200.0, 10_000_000.0, 1.0, 0.0),
+    anchor(1400.0, 470.0, 50.0, 176.0),
+    anchor(1700.0, 5_800.0, 19.8, 88.0),
+    anchor(2000.0, 71_000.0, 9.7, 49.0),
+    anchor(2400.0, 10_000_000.0, 1.0, 0.0),
 ];
 
 /// The fitted mapping for draughts (hundredths of a man), by rising Elo.
@@ -168,8 +166,8 @@ impl Level {
     }
 
     /// The level for a `Skill Level` (0..=20, clamped): evenly spaced on the
-    /// scale's Elo range, 0 = 1000 and 20 = its maximum (chess: 65 Elo a
-    /// step, 19 = 2235; draughts: 90, 19 = 2710); 20 is full strength (no
+    /// scale's Elo range, 0 = 1000 and 20 = its maximum (chess: 70 Elo a
+    /// step, 19 = 2330; draughts: 90, 19 = 2710); 20 is full strength (no
     /// level).
     pub fn from_skill(scale: Scale, skill: i64) -> Option<Level> {
         let skill = skill.clamp(0, MAX_SKILL);
@@ -281,7 +279,7 @@ mod tests {
         assert!(!Level::from_elo(Scale::Chess, CHESS_MAX_ELO).samples());
         assert!(Level::from_elo(Scale::Chess, CHESS_MAX_ELO - 50).samples());
         assert!(Level::from_elo(Scale::Draughts, DRAUGHTS_MAX_ELO).samples());
-        assert_eq!(Level::from_skill(Scale::Chess, 19).map(|l| l.elo()), Some(2140));
+        assert_eq!(Level::from_skill(Scale::Chess, 19).map(|l| l.elo()), Some(2330));
         assert_eq!(Level::from_skill(Scale::Draughts, 19).map(|l| l.elo()), Some(2710));
     }
 

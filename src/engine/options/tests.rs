@@ -154,7 +154,7 @@ fn elo_is_clamped_with_a_note_and_levels_follow_the_settings() {
     assert_eq!(high.clone().in_game(Scale::Draughts), high);
     let chess = high.in_game(Scale::Chess);
     assert_eq!(chess, elo(CHESS_MAX_ELO, Some(4000), "elo"));
-    assert!(chess.note().unwrap().contains("4000 is out of range; clamped to 2200"));
+    assert!(chess.note().unwrap().contains("4000 is out of range; clamped to 2400"));
     let asked = elo(2500, None, "UCI_Elo");
     assert_eq!(asked.clone().in_game(Scale::Chess), elo(CHESS_MAX_ELO, Some(2500), "UCI_Elo"));
     assert_eq!(asked.clone().in_game(Scale::Draughts), asked);
