@@ -126,7 +126,7 @@ table! {
         name: "UCI_Elo",
         hub: Some("elo"),
         about: "Play at this nominal Elo (1000 to the game's strongest level: 2400 in chess, \
-                2800 in draughts; see README \"Playing levels\").",
+                2800 in draughts; see docs/levels.md).",
         // The widest game's range; each game's own is `Spec::kind_in`.
         kind: Kind::Spin { default: DRAUGHTS_MAX_ELO, min: MIN_ELO, max: DRAUGHTS_MAX_ELO },
         top: Some(Scale::max_elo),
