@@ -64,7 +64,7 @@ fn check_invariants(pos: &Position) {
 fn random_playouts_keep_keys_and_invariants() {
     let records = chess_support::all();
     let mut rng = Rng(0xdead_beef_cafe_f00d);
-    let mut plies = 0;
+    let (mut plies, mut exact) = (0, 0);
     for game in 0..3000 {
         let record = &records[rng.below(records.len())];
         let mut pos = if game % 10 == 0 {
@@ -89,11 +89,24 @@ fn random_playouts_keep_keys_and_invariants() {
                 break;
             }
             let mv = list[rng.below(list.len())];
+            let (guess, rights) = (pos.key_after(mv), pos.castling_rights());
             pos.play(mv);
             plies += 1;
+            // The prefetch key is exact for every move but those its
+            // comment leaves out.
+            let ordinary = !mv.is_castling()
+                && !mv.is_en_passant()
+                && mv.promotion_kind().is_none()
+                && pos.en_passant().is_none()
+                && pos.castling_rights() == rights;
+            if ordinary {
+                assert_eq!(guess, pos.hash(), "{mv:?} into {}", pos.to_fen());
+                exact += 1;
+            }
         }
     }
     assert!(plies > 100_000, "{plies}");
+    assert!(exact > plies * 3 / 4, "{exact} of {plies}");
 }
 
 fn play_text(pos: &mut Position, moves: &str) -> Vec<u64> {

@@ -77,6 +77,11 @@ impl Game for Position {
     }
 
     #[inline]
+    fn hash_after(&self, mv: Move) -> Option<u64> {
+        Some(self.key_after(mv))
+    }
+
+    #[inline]
     fn generate(&self, list: &mut MoveList) {
         self.legal_moves(list);
     }

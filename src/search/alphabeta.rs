@@ -344,6 +344,11 @@ impl<G: Playable> Worker<G> {
             if quiet && skip_quiets && !shot(mv) {
                 continue;
             }
+            // The child's table entry is fetched while the prunings below
+            // decide about the move, not after it is played.
+            if let Some(key) = pos.hash_after(mv) {
+                self.tt.prefetch(key);
+            }
 
             // Step 11: shallow-depth pruning, once a move that does not lose
             // has been found.
@@ -370,7 +375,14 @@ impl<G: Playable> Worker<G> {
                         && !pos.see_ge(mv, -params.see_quiet_margin * depth);
                     if (late || futile || losing) && !shot(mv) {
                         // Late or futile: so is every later quiet move.
-                        skip_quiets |= late || futile;
+                        if (late || futile) && !skip_quiets {
+                            skip_quiets = true;
+                            // Where no quiet move can be a shot, the picker
+                            // need not hand them out at all.
+                            if !G::FORCED_CAPTURES || !params.on(Step::Shots) {
+                                picker.skip_quiets(pos);
+                            }
+                        }
                         continue;
                     }
                 } else if params.on(Step::SeePruning)

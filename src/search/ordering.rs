@@ -23,6 +23,8 @@ const GOOD_TACTICAL: i32 = 1 << 28;
 const KILLER: i32 = 1 << 27;
 const COUNTER: i32 = KILLER - 1;
 const BAD_TACTICAL: i32 = -(1 << 28);
+/// A move dropped by [`MovePicker::skip_quiets`] (below every real score).
+const SKIPPED: i32 = i32::MIN;
 
 /// The earlier moves a node's continuation history is conditioned on, as
 /// history indices (`None` at the root or after a null move).
@@ -233,13 +235,17 @@ impl<'a, G: Playable> MovePicker<'a, G> {
         }
         let end = self.moves.len().min(SCORED);
         let best = loop {
-            // The first of the highest scores.
-            let mut best = start;
-            for i in start + 1..end {
-                if self.scores[i] > self.scores[best] {
-                    best = i;
-                }
+            // The first of the highest scores: the maximum in one pass the
+            // compiler vectorises, then its first position (a loop that
+            // tracks the index is a serial chain of dependent compares).
+            let window = &self.scores[start..end];
+            let top = window.iter().copied().fold(i32::MIN, i32::max);
+            if top == SKIPPED {
+                // Only skipped quiet moves are left (see `skip_quiets`).
+                self.next = self.moves.len();
+                return None;
             }
+            let best = start + window.iter().position(|&s| s == top).unwrap_or(0);
             let bit = 1 << (best % 64);
             if !G::EXCHANGE || self.untested[best / 64] & bit == 0 {
                 break best;
@@ -261,6 +267,19 @@ impl<'a, G: Playable> MovePicker<'a, G> {
         }
         self.scores.swap(start, best);
         Some((self.moves[start], self.scores[start]))
+    }
+
+    /// Drops the quiet moves not yet handed out: the caller would skip
+    /// every one of them (late move pruning), so they need not be picked
+    /// only to be thrown away. The tactical moves left come out in the same
+    /// order as before.
+    pub fn skip_quiets(&mut self, pos: &G) {
+        let end = self.moves.len().min(SCORED);
+        for i in self.next..end {
+            if !pos.is_tactical(self.moves[i]) {
+                self.scores[i] = SKIPPED;
+            }
+        }
     }
 
     /// Number of moves in the list.
@@ -322,5 +341,42 @@ mod tests {
             history.update_quiet(&pos, knight, &[], 20, 0, after_d5);
         }
         assert!(history.quiet_score(&pos, knight, after_d5) <= 3 * HISTORY_MAX);
+    }
+
+    #[test]
+    fn skipping_quiets_leaves_the_tactical_moves_in_order() {
+        // Many captures, good and bad, beside many quiet moves.
+        let fen = "r2q1rk1/pp2bppp/2n1bn2/1Q1pp3/2PP4/2N1PN2/PP2BPPP/R1B2RK1 w - - 0 9";
+        let pos = Position::from_fen(fen, Variant::Chess).unwrap();
+        let mut history = History::<Position>::default();
+        let quiet = pos.parse_move("h2h3").unwrap();
+        history.update_quiet(&pos, quiet, &[], 6, 0, Continuation::default());
+        let order = |skip_after: Option<usize>| {
+            let mut list = <Position as Game>::MoveList::default();
+            pos.generate(&mut list);
+            let mut picker =
+                MovePicker::new(&pos, &mut list, None, &history, 0, Continuation::default());
+            let mut out = Vec::new();
+            while let Some((mv, score)) = picker.pick(&pos) {
+                out.push((mv, score));
+                if Some(out.len()) == skip_after {
+                    picker.skip_quiets(&pos);
+                }
+            }
+            out
+        };
+        let all = order(None);
+        let tactical = all.iter().filter(|(mv, _)| pos.is_tactical(*mv)).count();
+        assert!(tactical >= 4 && all.len() > tactical + 20, "{all:?}");
+        // Skipped after the first move (a good capture): the rest are the
+        // tactical moves, best first, as the full order has them.
+        let skipped = order(Some(1));
+        assert!(skipped.len() < all.len());
+        assert!(skipped[1..].iter().all(|(mv, _)| pos.is_tactical(*mv)), "{skipped:?}");
+        let expected: Vec<i32> =
+            all[1..].iter().filter(|(mv, _)| pos.is_tactical(*mv)).map(|m| m.1).collect();
+        let got: Vec<i32> = skipped[1..].iter().map(|m| m.1).collect();
+        assert_eq!(got, expected);
+        assert!(got.iter().any(|&s| is_bad_tactical(s)), "no losing capture: {skipped:?}");
     }
 }
