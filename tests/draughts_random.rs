@@ -1,8 +1,8 @@
 //! Random games in every draughts variant, checking invariants after every
 //! move: piece counts and the XOR identity of the move, the incremental key
-//! against a recomputed one, FEN / Hub / DXP position round trips, and the
-//! round trip of every legal move through PDN text, Hub text, DXP fields and
-//! the TT move key. Deterministic (fixed seeds); no panic anywhere.
+//! against a recomputed one and against the one predicted before the move,
+//! FEN / Hub / DXP position round trips, and the round trip of every legal
+//! move through PDN text, Hub text, DXP fields and the TT move key. Deterministic (fixed seeds); no panic anywhere.
 
 use crown::draughts::fen::{parse_dxp, parse_hub, write_dxp, write_hub};
 use crown::draughts::notation::{dxp_fields, hub_text, parse_dxp_fields};
@@ -83,6 +83,14 @@ fn check_play<R: Rules>(before: &Position<R>, mv: Move, after: &Position<R>) {
     let was_king = before.kings() & (1u64 << mv.from) != 0;
     let is_king = after.kings() & (1u64 << mv.to) != 0;
     assert_eq!(is_king, was_king || mv.promotes);
+    // The prefetch key is exact where no Frisian king-move count runs.
+    let counts = |p: &Position<R>| {
+        p.king_moves_in_a_row(crown::game::Side::White)
+            + p.king_moves_in_a_row(crown::game::Side::Black)
+    };
+    if counts(before) + counts(after) == 0 {
+        assert_eq!(before.key_after(mv), after.key(), "key_after at {}", before.to_fen());
+    }
 }
 
 fn random_games<R: Rules>(games: usize, seed: u64) {

@@ -93,6 +93,11 @@ impl<R: Rules> Game for Position<R> {
     }
 
     #[inline]
+    fn hash_after(&self, mv: Move) -> Option<u64> {
+        Some(self.key_after(mv))
+    }
+
+    #[inline]
     fn generate(&self, list: &mut MoveList) {
         self.generate_moves(list);
     }
