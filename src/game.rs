@@ -254,12 +254,8 @@ pub trait Game: Clone + Send + Sync + fmt::Debug + fmt::Display + 'static {
     fn hash(&self) -> u64;
     /// The key the position will have after `mv`, or a close guess, cheaply
     /// and before the move is played: the search prefetches that table
-    /// entry while it still decides about the move. `None` where the game
-    /// has no cheap guess (the entry is then fetched after the move).
-    #[inline]
-    fn hash_after(&self, _mv: Self::Move) -> Option<u64> {
-        None
-    }
+    /// entry while it still decides about the move.
+    fn hash_after(&self, mv: Self::Move) -> u64;
 
     /// Every strictly legal move, written into `list` (which is cleared).
     fn generate(&self, list: &mut Self::MoveList);

@@ -78,6 +78,11 @@ impl Game for Toy {
     fn hash(&self) -> u64 {
         u64::from(self.total) * 2 + self.stm.index() as u64
     }
+    fn hash_after(&self, mv: u8) -> u64 {
+        let mut child = *self;
+        child.play(mv);
+        child.hash()
+    }
     fn generate(&self, list: &mut Self::MoveList) {
         list.clear();
         for m in 1..=2 {

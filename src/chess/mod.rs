@@ -77,8 +77,8 @@ impl Game for Position {
     }
 
     #[inline]
-    fn hash_after(&self, mv: Move) -> Option<u64> {
-        Some(self.key_after(mv))
+    fn hash_after(&self, mv: Move) -> u64 {
+        self.key_after(mv)
     }
 
     #[inline]

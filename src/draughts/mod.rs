@@ -93,8 +93,8 @@ impl<R: Rules> Game for Position<R> {
     }
 
     #[inline]
-    fn hash_after(&self, mv: Move) -> Option<u64> {
-        Some(self.key_after(mv))
+    fn hash_after(&self, mv: Move) -> u64 {
+        self.key_after(mv)
     }
 
     #[inline]

@@ -79,12 +79,13 @@ impl<G: Playable> Worker<G> {
         self.eval.evaluate(pos).clamp(-EVAL_LIMIT, EVAL_LIMIT)
     }
 
-    /// Plays `mv` on a copy of `pos` and pushes the child's key.
+    /// Plays `mv` on a copy of `pos` and pushes the child's key. The
+    /// callers have prefetched the child's table entry already, through
+    /// [`Game::hash_after`], before deciding about the move.
     #[inline]
     pub(super) fn enter(&mut self, pos: &G, mv: G::Move, ply: usize) -> G {
         let mut child = pos.clone();
         child.play(mv);
-        self.tt.prefetch(child.hash());
         self.keys.push(child.hash());
         self.frames[ply].played = Some(pos.history_index(mv));
         self.frames[ply].null = false;
@@ -123,6 +124,7 @@ impl<G: Playable> Worker<G> {
             if let Some(report) = current {
                 report(mv, index + 1);
             }
+            self.tt.prefetch(pos.hash_after(mv));
             let child = self.enter(pos, mv, 0);
             let extension = i32::from(child.in_check() && self.params.on(Step::CheckExtension));
             let new_depth = depth - 1 + extension;
@@ -346,9 +348,7 @@ impl<G: Playable> Worker<G> {
             }
             // The child's table entry is fetched while the prunings below
             // decide about the move, not after it is played.
-            if let Some(key) = pos.hash_after(mv) {
-                self.tt.prefetch(key);
-            }
+            self.tt.prefetch(pos.hash_after(mv));
 
             // Step 11: shallow-depth pruning, once a move that does not lose
             // has been found.

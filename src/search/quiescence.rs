@@ -91,9 +91,7 @@ impl<G: Playable> Worker<G> {
             MovePicker::new(pos, &mut list, tt_move, &self.history, ply, Continuation::default());
         let mut best_move = None;
         while let Some((mv, order)) = picker.pick(pos) {
-            if let Some(key) = pos.hash_after(mv) {
-                self.tt.prefetch(key);
-            }
+            self.tt.prefetch(pos.hash_after(mv));
             // Step 4: losing exchanges are not worth resolving.
             if may_stand && self.params.on(Step::QsearchSee) && loses_exchange(pos, mv, order) {
                 continue;
