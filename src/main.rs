@@ -46,8 +46,14 @@ enum Command {
         variant: Option<Variant>,
     },
     /// Print the search tunables in OpenBench's SPSA input format
-    /// (`name, int, value, min, max, step, rate`).
-    Params,
+    /// (`name, int, value, min, max, step, rate`): the chess ones, or the
+    /// draughts ones (`draughts_<name>`) for a draughts variant.
+    Params {
+        /// The game whose tunables to print (any draughts variant gives the
+        /// draughts set).
+        #[arg(long, default_value = "chess", value_parser = variant_arg)]
+        variant: Variant,
+    },
     /// Play international draughts over DamExchange (TCP).
     Dxp {
         /// Endgame tablebase root (as for `crown hub --egtb`).
@@ -248,8 +254,9 @@ fn main() -> ExitCode {
         Some(Command::Dxp { egtb, options }) => crown::protocol::dxp::run(&options, egtb),
         Some(Command::Egtb { action }) => egtb::run(action),
         Some(Command::Book { action }) => book(action),
-        Some(Command::Params) => {
-            crown::search::params::spsa_lines().iter().for_each(|l| println!("{l}"));
+        Some(Command::Params { variant }) => {
+            let family = crown::search::params::Family::of_variant(variant);
+            crown::search::params::spsa_lines(family).iter().for_each(|l| println!("{l}"));
             Ok(())
         }
         Some(Command::Bench { depth, variant }) => {

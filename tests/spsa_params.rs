@@ -27,15 +27,30 @@ fn crown(args: &[&str], input: &str) -> String {
     String::from_utf8(out.stdout).unwrap()
 }
 
+/// The lines of `crown params` (chess) or `crown params --variant V`.
+fn params_of(variant: Option<&str>) -> Vec<Vec<String>> {
+    let args: Vec<&str> = match variant {
+        Some(v) => vec!["params", "--variant", v],
+        None => vec!["params"],
+    };
+    crown(&args, "").lines().map(|l| l.split(", ").map(str::to_string).collect()).collect()
+}
+
 fn params() -> Vec<Vec<String>> {
-    crown(&["params"], "").lines().map(|l| l.split(", ").map(str::to_string).collect()).collect()
+    params_of(None)
 }
 
 #[test]
 fn params_prints_openbench_spsa_lines() {
-    let lines = params();
-    assert!(lines.len() >= 10);
-    for fields in &lines {
+    let chess = params();
+    let draughts = params_of(Some("international"));
+    assert!(chess.len() >= 10 && draughts.len() >= 10);
+    // The draughts set has its own names, and every draughts game has it.
+    assert!(draughts.iter().all(|f| f[0].starts_with("draughts_")), "{draughts:?}");
+    assert!(chess.iter().all(|f| !f[0].starts_with("draughts_")), "{chess:?}");
+    assert_eq!(params_of(Some("frisian")), draughts);
+    assert_eq!(params_of(Some("chess960")), chess);
+    for fields in chess.iter().chain(&draughts) {
         assert_eq!(fields.len(), 7, "{fields:?}");
         assert!(!fields[0].to_ascii_lowercase().starts_with("value"));
         assert_eq!(fields[1], "int");
@@ -86,8 +101,8 @@ fn params_round_trip_through_setoption() {
 
 #[test]
 fn params_round_trip_through_hub_set_param() {
-    // SPSA in draughts sets the same tunables over Hub.
-    let lines = params();
+    // SPSA in draughts sets the draughts tunables over Hub.
+    let lines = params_of(Some("international"));
     let mut input = String::from("hub\n");
     for fields in &lines {
         input += &format!("set-param name={} value={}\n", fields[0], fields[4]);
@@ -138,6 +153,12 @@ fn search_steps_switch_off_only_in_tuning_builds() {
     assert_ne!(full, no_null_move, "switching null move off changes the search");
     let again = nodes_at_depth_9(&mut engine, &["setoption name STEP_NMP value true"]);
     assert_eq!(full, again, "switching it back on restores the search");
+    // A draughts tunable leaves the chess search alone; its chess twin does not.
+    let draughts = nodes_at_depth_9(&mut engine, &["setoption name draughts_lmr_base value 0"]);
+    assert_eq!(draughts, full, "draughts_lmr_base changed the chess search");
+    let chess = nodes_at_depth_9(&mut engine, &["setoption name lmr_base value 0"]);
+    assert_ne!(chess, full, "lmr_base changes the chess search");
+    let _ = nodes_at_depth_9(&mut engine, &["setoption name lmr_base value 75"]);
     engine.send("setoption name step_nmp value maybe");
     assert_eq!(engine.sync(), ["info string error: invalid value 'maybe' for option step_nmp"]);
     assert_eq!(nodes_at_depth_9(&mut engine, &[]), full, "a refused value changes nothing");

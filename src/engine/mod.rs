@@ -27,7 +27,7 @@ use crate::eval::Learned;
 use crate::eval::Playable;
 use crate::rng::mix64;
 use crate::search::level::{self, Level, LevelPlay};
-use crate::search::params::Params;
+use crate::search::params::ParamSets;
 use crate::search::tt::TranspositionTable;
 use crate::search::{Limits, Reporter, Signals};
 use crossbeam_channel::Sender;
@@ -43,8 +43,8 @@ use std::time::{Duration, Instant};
 /// searches (`pool.rs`).
 #[derive(Clone)]
 pub struct Config {
-    /// The search tunables.
-    pub params: Params,
+    /// The search tunables of both families (each search takes its game's).
+    pub params: ParamSets,
     /// The learned evaluations (`EvalFile`); the same `Arc` while they are
     /// unchanged, so a worker switches its evaluator only when they change.
     pub learned: Arc<Learned>,
@@ -64,7 +64,7 @@ impl Default for Config {
     /// The configuration of default options.
     fn default() -> Self {
         Config {
-            params: Params::default(),
+            params: ParamSets::default(),
             learned: Arc::new(Learned::starting()),
             level: None,
             seed: 0,

@@ -21,6 +21,7 @@
 
 use super::Config;
 use crate::eval::Playable;
+use crate::search::params::Family;
 use crate::search::tt::TranspositionTable;
 use crate::search::{choose, Finding, Info, Limits, Reporter, ScoreBound, Signals, Silent, Worker};
 use crossbeam_channel::{Receiver, Sender};
@@ -209,8 +210,9 @@ fn adopt<G: Playable>(worker: &mut Worker<G>, adopted: &mut Option<Arc<Config>>,
     match adopted {
         Some(old) if Arc::ptr_eq(old, config) => {}
         old => {
-            if old.as_ref().map(|c| c.params) != Some(config.params) {
-                worker.set_params(config.params);
+            let family = Family::of::<G>();
+            if old.as_ref().map(|c| c.params.get(family)) != Some(config.params.get(family)) {
+                worker.set_params(config.params.get(family));
             }
             if !old.as_ref().is_some_and(|c| Arc::ptr_eq(&c.learned, &config.learned)) {
                 worker.set_learned(&config.learned);

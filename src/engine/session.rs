@@ -34,7 +34,7 @@ use crate::endgame::{Probe, ProbeConfig};
 use crate::eval::{Learned, Playable};
 use crate::game::{Game, Side, Variant};
 use crate::search::level::Scale;
-use crate::search::params::Params;
+use crate::search::params::ParamSets;
 use crate::search::tt::{self, TranspositionTable};
 use crate::search::{Limits, Reporter, Signals};
 use crate::text::cut;
@@ -203,7 +203,7 @@ pub struct Session {
     config: Option<Arc<Config>>,
     tt: Arc<TranspositionTable>,
     signals: Arc<Signals>,
-    params: Params,
+    params: ParamSets,
     /// Where the draughts endgame tables are (`crown hub --egtb DIR`, Hub
     /// `egtb`).
     egtb_path: Option<PathBuf>,
@@ -237,7 +237,7 @@ impl Session {
             config: None,
             tt,
             signals,
-            params: Params::default(),
+            params: ParamSets::default(),
             egtb_path: None,
             syzygy_path: None,
             book: None,
@@ -317,8 +317,8 @@ impl Session {
                 }
                 self.settings.set(option, value);
             }
-            Change::SearchParam { name, value } => _ = self.params.set(name, value),
-            Change::SearchStep { step, on } => self.params.off = self.params.off.with(step, !on),
+            Change::SearchParam { spec, value } => _ = self.params.set(spec, value),
+            Change::SearchStep { step, on } => self.params.switch(step, on),
             Change::Variant(v) => {
                 self.tt.clear();
                 let (engine, status) = build(v, &self.tt, &self.signals, self.threads());

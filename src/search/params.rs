@@ -7,20 +7,64 @@
 //! describe the role (`_margin`, `_base`, `_factor`, `_threshold`), and
 //! never start with `value` (a UCI option name must not).
 //!
+//! Two families share the fields: chess (both variants) and draughts (every
+//! game with compulsory captures). The `draughts` section lists the
+//! tunables the draughts search reads (no null move, no SEE, no check
+//! extension there) with their own defaults and ranges, under the names
+//! `draughts_<field>`, so each family is tuned in its own games and a tune
+//! of one never moves the other ([`Family`], [`ParamSets`]).
+//!
 //! A build with the cargo feature `tuning` ([`TUNING`]) offers every
-//! tunable as a UCI spin option of the same name; `crown params` prints the
-//! table in OpenBench's SPSA input format ([`spsa_lines`]) in every build.
+//! tunable as a UCI spin option (Hub parameter) of its name; `crown params
+//! [--variant V]` prints the family's table in OpenBench's SPSA input format
+//! ([`spsa_lines`]) in every build.
 //!
 //! The same builds can switch single search steps off ([`Step`], UCI check
-//! options `step_<name>`), so that what each step is worth is measured by a
-//! match against the full search (an ablation). In other builds every step
-//! is on and the test folds away at compile time ([`Params::on`]).
+//! options `step_<name>`, in both families), so that what each step is
+//! worth is measured by a match against the full search (an ablation). In
+//! other builds every step is on and the test folds away at compile time
+//! ([`Params::on`]).
+
+use crate::game::Game;
+
+/// Which games a set of tunables is for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Family {
+    /// Chess and Chess960.
+    Chess,
+    /// Every draughts game (the games with compulsory captures).
+    Draughts,
+}
+
+impl Family {
+    /// The family of the game `G`.
+    pub const fn of<G: Game>() -> Family {
+        if G::FORCED_CAPTURES {
+            Family::Draughts
+        } else {
+            Family::Chess
+        }
+    }
+
+    /// The family of a variant.
+    pub fn of_variant(variant: crate::game::Variant) -> Family {
+        if variant.is_chess() {
+            Family::Chess
+        } else {
+            Family::Draughts
+        }
+    }
+}
 
 /// One tunable as the table declares it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Spec {
-    /// Field name.
+    /// Option name: the field's for chess, `draughts_<field>` for draughts.
     pub name: &'static str,
+    /// The field of [`Params`] it sets.
+    pub field: &'static str,
+    /// The games it is for.
+    pub family: Family,
     /// Default value.
     pub default: i32,
     /// Smallest sensible value.
@@ -32,7 +76,14 @@ pub struct Spec {
 }
 
 macro_rules! search_params {
-    ($($(#[doc = $doc:literal])* $name:ident: $default:expr, $min:expr, $max:expr, $step:expr;)*) => {
+    (
+        chess {
+            $($(#[doc = $doc:literal])* $name:ident: $default:expr, $min:expr, $max:expr, $step:expr;)*
+        }
+        draughts {
+            $($dname:ident: $ddefault:expr, $dmin:expr, $dmax:expr, $dstep:expr;)*
+        }
+    ) => {
         /// The search tunables, one field per table line.
         #[derive(Clone, Copy, Debug, PartialEq, Eq)]
         pub struct Params {
@@ -42,36 +93,52 @@ macro_rules! search_params {
         }
 
         impl Default for Params {
+            /// The chess defaults.
             fn default() -> Self {
                 Params { $($name: $default,)* off: Steps::NONE }
             }
         }
 
-        /// The table itself, in declaration order.
+        /// The chess table, in declaration order.
         pub const TABLE: &[Spec] = &[
-            $(Spec { name: stringify!($name), default: $default, min: $min, max: $max, step: $step },)*
+            $(Spec {
+                name: stringify!($name),
+                field: stringify!($name),
+                family: Family::Chess,
+                default: $default,
+                min: $min,
+                max: $max,
+                step: $step,
+            },)*
+        ];
+
+        /// The draughts table: the fields the draughts search reads.
+        pub const DRAUGHTS_TABLE: &[Spec] = &[
+            $(Spec {
+                name: concat!("draughts_", stringify!($dname)),
+                field: stringify!($dname),
+                family: Family::Draughts,
+                default: $ddefault,
+                min: $dmin,
+                max: $dmax,
+                step: $dstep,
+            },)*
         ];
 
         impl Params {
-            /// Sets the tunable called `name`; false when there is none or the
-            /// value is out of its range.
-            pub fn set(&mut self, name: &str, value: i32) -> bool {
-                let Some(spec) = TABLE.iter().find(|s| s.name.eq_ignore_ascii_case(name)) else {
-                    return false;
-                };
-                if value < spec.min || value > spec.max {
-                    return false;
-                }
-                match spec.name {
+            /// Sets the field `field` without a range check; false when there
+            /// is no such field.
+            fn set_field(&mut self, field: &str, value: i32) -> bool {
+                match field {
                     $(stringify!($name) => self.$name = value,)*
                     _ => return false,
                 }
                 true
             }
 
-            /// The value of the tunable called `name`.
-            pub fn get(&self, name: &str) -> Option<i32> {
-                match name.to_ascii_lowercase().as_str() {
+            /// The value of the field called `field`.
+            pub fn get(&self, field: &str) -> Option<i32> {
+                match field.to_ascii_lowercase().as_str() {
                     $(stringify!($name) => Some(self.$name),)*
                     _ => None,
                 }
@@ -81,40 +148,57 @@ macro_rules! search_params {
 }
 
 search_params! {
-    /// Aspiration window half-width at the first re-search.
-    aspiration_window: 20, 5, 100, 3;
-    /// Reverse futility: margin per ply of depth.
-    rfp_margin: 75, 30, 200, 8;
-    /// Reverse futility: deepest depth it applies at.
-    rfp_depth: 8, 3, 12, 1;
-    /// Null move: base reduction.
-    nmp_base: 3, 2, 5, 1;
-    /// Null move: depth divisor added to the reduction.
-    nmp_divisor: 4, 2, 8, 1;
-    /// Null move: evaluation margin divisor added to the reduction.
-    nmp_eval_divisor: 200, 80, 400, 20;
-    /// Null move: shallowest depth at which a fail high is verified.
-    nmp_verify_depth: 14, 8, 24, 1;
-    /// Futility pruning: base margin.
-    futility_base: 80, 20, 200, 10;
-    /// Futility pruning: margin per ply.
-    futility_margin: 90, 30, 200, 10;
-    /// Futility pruning: deepest depth.
-    futility_depth: 7, 3, 10, 1;
-    /// Late move pruning: base quiet moves searched at depth 1.
-    lmp_base: 3, 1, 8, 1;
-    /// SEE pruning of quiet moves: margin per ply (negated).
-    see_quiet_margin: 60, 20, 150, 10;
-    /// SEE pruning of captures: margin per ply squared (negated).
-    see_capture_margin: 25, 5, 60, 5;
-    /// Late move reductions: base (hundredths).
-    lmr_base: 75, 0, 200, 10;
-    /// Late move reductions: divisor (hundredths).
-    lmr_divisor: 225, 150, 400, 15;
-    /// Singular extension: margin per ply of depth (hundredths of a unit).
-    singular_margin: 200, 50, 400, 25;
-    /// History bonus cap for one update.
-    history_bonus_max: 1600, 400, 4000, 100;
+    chess {
+        /// Aspiration window half-width at the first re-search.
+        aspiration_window: 20, 5, 100, 3;
+        /// Reverse futility: margin per ply of depth.
+        rfp_margin: 75, 30, 200, 8;
+        /// Reverse futility: deepest depth it applies at.
+        rfp_depth: 8, 3, 12, 1;
+        /// Null move: base reduction.
+        nmp_base: 3, 2, 5, 1;
+        /// Null move: depth divisor added to the reduction.
+        nmp_divisor: 4, 2, 8, 1;
+        /// Null move: evaluation margin divisor added to the reduction.
+        nmp_eval_divisor: 200, 80, 400, 20;
+        /// Null move: shallowest depth at which a fail high is verified.
+        nmp_verify_depth: 14, 8, 24, 1;
+        /// Futility pruning: base margin.
+        futility_base: 80, 20, 200, 10;
+        /// Futility pruning: margin per ply.
+        futility_margin: 90, 30, 200, 10;
+        /// Futility pruning: deepest depth.
+        futility_depth: 7, 3, 10, 1;
+        /// Late move pruning: base quiet moves searched at depth 1.
+        lmp_base: 3, 1, 8, 1;
+        /// SEE pruning of quiet moves: margin per ply (negated).
+        see_quiet_margin: 60, 20, 150, 10;
+        /// SEE pruning of captures: margin per ply squared (negated).
+        see_capture_margin: 25, 5, 60, 5;
+        /// Late move reductions: base (hundredths).
+        lmr_base: 75, 0, 200, 10;
+        /// Late move reductions: divisor (hundredths).
+        lmr_divisor: 225, 150, 400, 15;
+        /// Singular extension: margin per ply of depth (hundredths of a unit).
+        singular_margin: 200, 50, 400, 25;
+        /// History bonus cap for one update.
+        history_bonus_max: 1600, 400, 4000, 100;
+    }
+    // The draughts values start as the chess ones; `scripts/spsa --variant
+    // international` tunes them in draughts self-play.
+    draughts {
+        aspiration_window: 20, 5, 100, 3;
+        rfp_margin: 75, 30, 200, 8;
+        rfp_depth: 8, 3, 12, 1;
+        futility_base: 80, 20, 200, 10;
+        futility_margin: 90, 30, 200, 10;
+        futility_depth: 7, 3, 10, 1;
+        lmp_base: 3, 1, 8, 1;
+        lmr_base: 75, 0, 200, 10;
+        lmr_divisor: 225, 150, 400, 15;
+        singular_margin: 200, 50, 400, 25;
+        history_bonus_max: 1600, 400, 4000, 100;
+    }
 }
 
 /// Whether this build offers every tunable as a UCI option (`--features tuning`).
@@ -226,19 +310,85 @@ impl Params {
     }
 }
 
+/// The table of a family.
+pub fn table(family: Family) -> &'static [Spec] {
+    match family {
+        Family::Chess => TABLE,
+        Family::Draughts => DRAUGHTS_TABLE,
+    }
+}
+
+/// The tunable called `name` (ignoring case), of either family.
+pub fn find(name: &str) -> Option<&'static Spec> {
+    TABLE.iter().chain(DRAUGHTS_TABLE).find(|s| s.name.eq_ignore_ascii_case(name.trim()))
+}
+
+impl Params {
+    /// The defaults of a family: the chess defaults with the family's own
+    /// lines of the table applied.
+    pub fn new(family: Family) -> Params {
+        let mut params = Params::default();
+        for spec in table(family) {
+            params.set_field(spec.field, spec.default);
+        }
+        params
+    }
+
+    /// Sets the tunable `spec` (of this set's family); false, changing
+    /// nothing, when `value` is out of its range.
+    pub fn set(&mut self, spec: &Spec, value: i32) -> bool {
+        (spec.min..=spec.max).contains(&value) && self.set_field(spec.field, value)
+    }
+}
+
+/// The tunables of both families, as the engine keeps them: each search
+/// takes the set of its game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ParamSets {
+    /// For chess and Chess960.
+    pub chess: Params,
+    /// For every draughts game.
+    pub draughts: Params,
+}
+
+impl Default for ParamSets {
+    fn default() -> Self {
+        ParamSets { chess: Params::new(Family::Chess), draughts: Params::new(Family::Draughts) }
+    }
+}
+
+impl ParamSets {
+    /// The set for `family`.
+    pub fn get(&self, family: Family) -> Params {
+        match family {
+            Family::Chess => self.chess,
+            Family::Draughts => self.draughts,
+        }
+    }
+
+    /// Sets the tunable `spec` in its family's set; false when out of range.
+    pub fn set(&mut self, spec: &Spec, value: i32) -> bool {
+        match spec.family {
+            Family::Chess => self.chess.set(spec, value),
+            Family::Draughts => self.draughts.set(spec, value),
+        }
+    }
+
+    /// Switches a search step on or off in both families.
+    pub fn switch(&mut self, step: Step, on: bool) {
+        self.chess.off = self.chess.off.with(step, !on);
+        self.draughts.off = self.draughts.off.with(step, !on);
+    }
+}
+
 /// The SPSA learning-rate end value `crown params` prints (OpenBench's default).
 pub const SPSA_RATE: f64 = 0.002;
 
-/// The tunable called `name` (ignoring case).
-pub fn find(name: &str) -> Option<&'static Spec> {
-    TABLE.iter().find(|s| s.name.eq_ignore_ascii_case(name.trim()))
-}
-
-/// One line per tunable in OpenBench's SPSA input format:
+/// One line per tunable of `family` in OpenBench's SPSA input format:
 /// `name, int, value, min, max, step, rate` (`step` is SPSA's final
 /// perturbation `c_end`, `rate` its final learning rate `r_end`).
-pub fn spsa_lines() -> Vec<String> {
-    TABLE
+pub fn spsa_lines(family: Family) -> Vec<String> {
+    table(family)
         .iter()
         .map(|s| {
             format!(
@@ -255,15 +405,48 @@ mod tests {
 
     #[test]
     fn table_and_struct_agree() {
-        let mut p = Params::default();
-        for spec in TABLE {
-            assert_eq!(p.get(spec.name), Some(spec.default));
-            assert!(spec.min <= spec.default && spec.default <= spec.max);
-            assert!(p.set(spec.name, spec.max));
-            assert_eq!(p.get(spec.name), Some(spec.max));
-            assert!(!p.set(spec.name, spec.max + 1));
+        for family in [Family::Chess, Family::Draughts] {
+            let mut p = Params::new(family);
+            for spec in table(family) {
+                assert_eq!(spec.family, family);
+                assert_eq!(p.get(spec.field), Some(spec.default), "{}", spec.name);
+                assert!(spec.min <= spec.default && spec.default <= spec.max);
+                assert!(p.set(spec, spec.max));
+                assert_eq!(p.get(spec.field), Some(spec.max));
+                assert!(!p.set(spec, spec.max + 1));
+                assert_eq!(p.get(spec.field), Some(spec.max));
+            }
         }
-        assert!(!p.set("no_such_param", 1));
+        assert!(find("no_such_param").is_none());
+        // Every draughts tunable is a field of the struct.
+        for spec in DRAUGHTS_TABLE {
+            assert!(TABLE.iter().any(|c| c.field == spec.field), "{}", spec.name);
+            assert_eq!(spec.name, format!("draughts_{}", spec.field));
+        }
+    }
+
+    #[test]
+    fn every_game_searches_with_its_family() {
+        for variant in crate::game::Variant::ALL {
+            let of_game = crate::for_variant!(variant, G => Family::of::<G>());
+            assert_eq!(of_game, Family::of_variant(variant), "{variant:?}");
+        }
+        assert_eq!(Family::of_variant(crate::game::Variant::Frisian), Family::Draughts);
+        assert_eq!(Family::of_variant(crate::game::Variant::Chess960), Family::Chess);
+    }
+
+    #[test]
+    fn a_family_tune_leaves_the_other_alone() {
+        let mut sets = ParamSets::default();
+        let chess = find("LMR_BASE").unwrap();
+        let draughts = find("draughts_lmr_base").unwrap();
+        assert!(sets.set(draughts, 120));
+        assert_eq!(sets.draughts.lmr_base, 120);
+        assert_eq!(sets.chess, Params::new(Family::Chess));
+        assert!(sets.set(chess, 50));
+        assert_eq!((sets.chess.lmr_base, sets.draughts.lmr_base), (50, 120));
+        sets.switch(Step::NullMove, false);
+        assert_eq!(sets.chess.off, sets.draughts.off);
     }
 
     #[test]
@@ -284,16 +467,18 @@ mod tests {
 
     #[test]
     fn spsa_lines_describe_the_table() {
-        let lines = spsa_lines();
-        assert_eq!(lines.len(), TABLE.len());
-        for (line, spec) in lines.iter().zip(TABLE) {
-            let fields: Vec<&str> = line.split(", ").collect();
-            assert_eq!(fields.len(), 7, "{line}");
-            assert_eq!(fields[0], spec.name);
-            assert!(!spec.name.to_ascii_lowercase().starts_with("value"));
-            assert_eq!(fields[1], "int");
-            assert_eq!(fields[2].parse::<i32>(), Ok(spec.default));
-            assert_eq!(find(&spec.name.to_ascii_uppercase()), Some(spec));
+        for family in [Family::Chess, Family::Draughts] {
+            let lines = spsa_lines(family);
+            assert_eq!(lines.len(), table(family).len());
+            for (line, spec) in lines.iter().zip(table(family)) {
+                let fields: Vec<&str> = line.split(", ").collect();
+                assert_eq!(fields.len(), 7, "{line}");
+                assert_eq!(fields[0], spec.name);
+                assert!(!spec.name.to_ascii_lowercase().starts_with("value"));
+                assert_eq!(fields[1], "int");
+                assert_eq!(fields[2].parse::<i32>(), Ok(spec.default));
+                assert_eq!(find(&spec.name.to_ascii_uppercase()), Some(spec));
+            }
         }
     }
 }

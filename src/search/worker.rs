@@ -11,7 +11,7 @@ use crate::eval::Playable;
 use crate::score::{mate_in_moves, Score, INFINITE, MAX_PLY};
 use crate::search::alphabeta::no_move_score;
 use crate::search::ordering::History;
-use crate::search::params::{Params, Step};
+use crate::search::params::{Family, Params, Step};
 use crate::search::tt::TranspositionTable;
 use crate::search::{Finding, Info, Limits, Reporter, ScoreBound, Signals};
 use crate::time::{self, Deadlines};
@@ -114,7 +114,7 @@ impl<G: Playable> Worker<G> {
             id,
             eval: G::Evaluator::default(),
             history: History::default(),
-            params: Params::default(),
+            params: Params::new(Family::of::<G>()),
             lmr: vec![[0; 64]; 64],
             tt,
             tables: None,
@@ -137,7 +137,7 @@ impl<G: Playable> Worker<G> {
             level_cap: None,
             clock: None,
         };
-        worker.set_params(Params::default());
+        worker.set_params(Params::new(Family::of::<G>()));
         worker
     }
 

@@ -276,8 +276,8 @@ pub enum Change {
     },
     /// Set a search tunable (tuning builds only; see `search/params.rs`).
     SearchParam {
-        /// The tunable's name as the table spells it.
-        name: &'static str,
+        /// The tunable, of its family's table.
+        spec: &'static params::Spec,
         /// Its new value, within its range.
         value: i32,
     },
@@ -504,21 +504,25 @@ fn parse_search_param(
     if v < i128::from(min) || v > i128::from(max) {
         return Err(OptionError::OutOfRange { name: spec.name, value: cut(text, 40), min, max });
     }
-    Ok(Change::SearchParam { name: spec.name, value: v as i32 })
+    Ok(Change::SearchParam { spec, value: v as i32 })
 }
 
-/// The UCI options of a tuning build: one spin per search tunable, then one
-/// check per switchable search step (none in other builds). They are set
-/// through [`Change::SearchParam`] and [`Change::SearchStep`].
+/// The options of a tuning build: one spin per search tunable (the chess
+/// ones for chess, the `draughts_` ones for draughts), then one check per
+/// switchable search step (none in other builds). They are set through
+/// [`Change::SearchParam`] and [`Change::SearchStep`].
 pub fn search_param_options() -> impl Iterator<Item = Spec> {
-    let tunables = params::TABLE.iter().map(|s| Spec {
+    let tunables = params::TABLE.iter().chain(params::DRAUGHTS_TABLE).map(|s| Spec {
         name: s.name,
         kind: Kind::Spin {
             default: i64::from(s.default),
             min: i64::from(s.min),
             max: i64::from(s.max),
         },
-        games: Games::All,
+        games: match s.family {
+            params::Family::Chess => Games::Chess,
+            params::Family::Draughts => Games::Draughts,
+        },
         ..Spec::NEW
     });
     let steps = params::STEPS.iter().map(|&(name, _)| Spec {

@@ -104,32 +104,49 @@ fn search_params_are_options_only_in_tuning_builds() {
     if !params::TUNING {
         assert!(options.is_empty());
         assert!(matches!(parse(name, Some("1")), Err(OptionError::Unknown(_))));
+        assert!(matches!(parse("draughts_lmr_base", Some("1")), Err(OptionError::Unknown(_))));
         assert!(matches!(parse("step_nmp", Some("false")), Err(OptionError::Unknown(_))));
         return;
     }
-    assert_eq!(options.len(), params::TABLE.len() + params::STEPS.len());
+    let tunables = params::TABLE.len() + params::DRAUGHTS_TABLE.len();
+    assert_eq!(options.len(), tunables + params::STEPS.len());
     for &(name, step) in params::STEPS {
         assert_eq!(parse(name, Some("false")), Ok(Change::SearchStep { step, on: false }));
         assert_eq!(parse(name, Some("True")), Ok(Change::SearchStep { step, on: true }));
         assert!(matches!(parse(name, Some("1")), Err(OptionError::Invalid { .. })));
     }
-    // Every line of `crown params` is a valid setoption that changes the
-    // parameter; values out of range are refused with their range.
-    for line in params::spsa_lines() {
-        let fields: Vec<&str> = line.split(", ").collect();
-        let (min, max): (i32, i32) = (fields[3].parse().unwrap(), fields[4].parse().unwrap());
-        for value in [min, max] {
-            let change = parse(fields[0], Some(&value.to_string())).unwrap();
-            let Change::SearchParam { name, value: v } = change else { panic!("{line}") };
-            let mut p = params::Params::default();
-            assert!(p.set(name, v));
-            assert_eq!(p.get(fields[0]), Some(value), "{line}");
+    // Every line of `crown params [--variant V]` is a valid setoption that
+    // changes the parameter of its family only; values out of range are
+    // refused with their range.
+    for family in [params::Family::Chess, params::Family::Draughts] {
+        for line in params::spsa_lines(family) {
+            let fields: Vec<&str> = line.split(", ").collect();
+            let (min, max): (i32, i32) = (fields[3].parse().unwrap(), fields[4].parse().unwrap());
+            for value in [min, max] {
+                let change = parse(fields[0], Some(&value.to_string())).unwrap();
+                let Change::SearchParam { spec, value: v } = change else { panic!("{line}") };
+                assert_eq!(spec.family, family, "{line}");
+                let mut sets = params::ParamSets::default();
+                assert!(sets.set(spec, v));
+                assert_eq!(sets.get(family).get(spec.field), Some(value), "{line}");
+                assert_eq!(
+                    sets.get(other(family)),
+                    params::ParamSets::default().get(other(family))
+                );
+            }
+            assert!(matches!(
+                parse(fields[0], Some(&(max + 1).to_string())),
+                Err(OptionError::OutOfRange { .. })
+            ));
+            assert!(matches!(parse(fields[0], Some("x")), Err(OptionError::Invalid { .. })));
         }
-        assert!(matches!(
-            parse(fields[0], Some(&(max + 1).to_string())),
-            Err(OptionError::OutOfRange { .. })
-        ));
-        assert!(matches!(parse(fields[0], Some("x")), Err(OptionError::Invalid { .. })));
+    }
+}
+
+fn other(family: params::Family) -> params::Family {
+    match family {
+        params::Family::Chess => params::Family::Draughts,
+        params::Family::Draughts => params::Family::Chess,
     }
 }
 
