@@ -366,6 +366,7 @@ pub static EMBEDDED: &[(Variant, &[u8])] = &[
     (Variant::Italian, include_bytes!("italian.cdp")),
     (Variant::Turkish, include_bytes!("turkish.cdp")),
     (Variant::Antidraughts, include_bytes!("antidraughts.cdp")),
+    (Variant::Frisian, include_bytes!("frisian.cdp")),
 ];
 
 /// Whether draughts starts with the embedded patterns (`EvalFile <none>`
