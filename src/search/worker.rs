@@ -526,23 +526,8 @@ impl<G: Playable> Worker<G> {
             // `go movetime x` means x: only the hard deadline ends it.
             return false;
         }
-        // A stable best move needs less time; a changing one or a falling
-        // score needs more.
-        let stability = match stable {
-            0 => 1.6,
-            1 => 1.2,
-            2 => 1.0,
-            3 => 0.85,
-            _ => 0.7,
-        };
-        let falling = if score_drop > 40 {
-            1.4
-        } else if score_drop > 15 {
-            1.15
-        } else {
-            1.0
-        };
-        let soft = d.soft.mul_f64(stability * falling).min(d.hard);
+        let scale = time::soft_scale(stable, score_drop, self.root_moves.len() == 1);
+        let soft = d.soft.mul_f64(scale).min(d.hard);
         let start = if clock.was_pondering { Instant::now() } else { clock.start };
         start.elapsed() >= soft
     }
