@@ -367,6 +367,7 @@ pub static EMBEDDED: &[(Variant, &[u8])] = &[
     (Variant::Turkish, include_bytes!("turkish.cdp")),
     (Variant::Antidraughts, include_bytes!("antidraughts.cdp")),
     (Variant::Frisian, include_bytes!("frisian.cdp")),
+    (Variant::Killer, include_bytes!("killer.cdp")),
 ];
 
 /// Whether draughts starts with the embedded patterns (`EvalFile <none>`
