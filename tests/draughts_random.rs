@@ -2,7 +2,9 @@
 //! move: piece counts and the XOR identity of the move, the incremental key
 //! against a recomputed one and against the one predicted before the move,
 //! FEN / Hub / DXP position round trips, and the round trip of every legal
-//! move through PDN text, Hub text, DXP fields and the TT move key. Deterministic (fixed seeds); no panic anywhere.
+//! move through PDN text, Hub text, DXP fields and the TT move key, and the
+//! largest capture counted without a list (`most_captured`) against the
+//! list. Deterministic (fixed seeds); no panic anywhere.
 
 use crown::draughts::fen::{parse_dxp, parse_hub, write_dxp, write_hub};
 use crown::draughts::notation::{dxp_fields, hub_text, parse_dxp_fields};
@@ -53,6 +55,8 @@ fn check_position<R: Rules>(pos: &Position<R>, variant: Variant) {
 fn check_moves<R: Rules>(pos: &Position<R>, list: &MoveList) {
     let count = pos.count_legal();
     assert_eq!(count, list.len() as u64, "count_legal at {}", pos.to_fen());
+    let most = list.iter().map(|mv| mv.captured.count_ones()).max().unwrap_or(0);
+    assert_eq!(pos.most_captured(), most, "most_captured at {}", pos.to_fen());
     for (i, &mv) in list.iter().enumerate() {
         assert!(!list[i + 1..].contains(&mv), "duplicate move at {}", pos.to_fen());
         let text = pos.move_text(mv);

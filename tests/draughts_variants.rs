@@ -1,8 +1,8 @@
 //! The international-board variants' own rules: perft 1-3 of the random
 //! positions in `tests/data/draughts_variants_positions.txt` (Scan 3.1's
 //! generator, chosen where each rule changes the count), and one test per
-//! rule: the killer halt, the breakthrough win, the Frisian capture value,
-//! king limit and draw counts.
+//! rule: the killer halt, the breakthrough win, the Frisian capture value
+//! (and the largest capture counted by value), king limit and draw counts.
 
 use crown::draughts::position::MoveList;
 use crown::draughts::{notation, Breakthrough, Frisian, Frysk, Killer};
@@ -103,6 +103,19 @@ fn frisian_three_kings_beat_five_men() {
     // Without the kings the five men are the only capture.
     let pos = Frisian::from_fen("W:W45,46:B7,16,18,27,36", Variant::Frisian).expect("fen");
     assert_eq!(hub_moves(&pos), ["46x26x7x16x18x27x36"]);
+}
+
+#[test]
+fn frisian_most_captured_follows_value() {
+    // The man on 48 takes three men (42, 32, 22), found first; the man on
+    // 50 then takes two kings (44, 34), worth more: the list keeps only the
+    // kings' capture, and the count without a list must forget the three.
+    let pos = Frisian::from_fen("W:W48,50:B22,32,42,K34,K44", Variant::Frisian).expect("fen");
+    assert_eq!(hub_moves(&pos), ["50x30x34x44"]);
+    assert_eq!(pos.most_captured(), 2);
+    let pos =
+        Frisian::from_fen("W:W45,46:B7,16,18,27,36,K4,K15,K35", Variant::Frisian).expect("fen");
+    assert_eq!(pos.most_captured(), 3);
 }
 
 #[test]

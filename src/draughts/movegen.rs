@@ -111,6 +111,25 @@ impl Sink for Counter {
     }
 }
 
+/// Keeps only the largest number of pieces a listed capture takes: a
+/// reset forgets it with the moves it came from (in Frisian a better
+/// capture can take fewer pieces).
+#[derive(Default)]
+struct Most {
+    pieces: u32,
+}
+
+impl Sink for Most {
+    #[inline(always)]
+    fn reset(&mut self) {
+        self.pieces = 0;
+    }
+    #[inline(always)]
+    fn add(&mut self, mv: Move, _unique: bool) {
+        self.pieces = self.pieces.max(mv.captured.count_ones());
+    }
+}
+
 /// The state of one capture search (one side, one position).
 ///
 /// Two routes reaching the same square with the same captured set need at
@@ -329,6 +348,20 @@ impl<R: Rules> Position<R> {
                     Side::Black => self.white,
                 }
                 != 0
+    }
+
+    /// The most pieces a legal capture of the side to move takes (0 when
+    /// it has none): what [`Position::generate_captures`] would list,
+    /// without building the list.
+    pub fn most_captured(&self) -> u32 {
+        let mut most = Most::default();
+        if !self.king_has_won() {
+            match self.side {
+                Side::White => self.captures_for::<true, _>(&mut most),
+                Side::Black => self.captures_for::<false, _>(&mut most),
+            }
+        }
+        most.pieces
     }
 
     /// Whether the side to move has a capture.
