@@ -368,6 +368,7 @@ pub static EMBEDDED: &[(Variant, &[u8])] = &[
     (Variant::Antidraughts, include_bytes!("antidraughts.cdp")),
     (Variant::Frisian, include_bytes!("frisian.cdp")),
     (Variant::Killer, include_bytes!("killer.cdp")),
+    (Variant::Breakthrough, include_bytes!("breakthrough.cdp")),
 ];
 
 /// Whether draughts starts with the embedded patterns (`EvalFile <none>`
