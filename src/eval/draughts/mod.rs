@@ -4,7 +4,9 @@
 //! A variant with embedded learned region patterns (international, and
 //! each other variant whose patterns beat its hand-set terms) evaluates
 //! with them by default ([`patterns`], chosen by `EvalFile`); they include
-//! the terms below with their own learned weights. Every other variant,
+//! the terms below with their own learned weights. Frisian positions with
+//! at most five pieces a side read Frysk!'s patterns (Frysk! arrives as
+//! `frisian` from lidraughts). Every other variant,
 //! and any with `EvalFile <none>`, uses the hand-set terms described here. The
 //! [`Tunable`] view (the Texel tuner's) is that of the hand-set terms
 //! ([`DraughtsEvaluator::hand_set`]).
@@ -39,10 +41,16 @@ use crate::draughts::geometry::Geometry;
 use crate::draughts::position::{Move, MoveList, Position};
 use crate::draughts::rules::Rules;
 use crate::eval::{Coefficients, Evaluator, Features, Playable, Tunable};
-use crate::game::Side;
+use crate::game::{Side, Variant};
 use crate::score::Score;
 use features::flatten;
+use patterns::Patterns;
+use std::sync::Arc;
 use terms::{terms, Sum, Tables};
+
+/// Pieces a side up to which a Frisian position reads Frysk!'s patterns:
+/// Frysk!'s start (`W:W46-50:B1-5`).
+pub const FRYSK_PIECES: u32 = 5;
 
 /// The draughts evaluator: the learned patterns of the game's variant when
 /// there are some, else the hand-set terms.
@@ -63,11 +71,30 @@ impl DraughtsEvaluator {
         DraughtsEvaluator { patterns: patterns::PatternSet::default() }
     }
 
+    /// The patterns that evaluate `pos`: its variant's, except that a
+    /// Frisian position with at most [`FRYSK_PIECES`] pieces a side reads
+    /// Frysk!'s when there are some. Frysk! is Frisian from five men a side,
+    /// and lidraughts (so pydraughts and the match runner) sends it as
+    /// `frisian`: by material its whole game lands in Frysk!'s patterns,
+    /// whichever name it came under; so do Frisian endgames.
+    #[inline]
+    fn patterns_for<R: Rules>(&self, pos: &Position<R>) -> Option<&Arc<Patterns>> {
+        if R::VARIANT == Variant::Frisian
+            && pos.white().count_ones() <= FRYSK_PIECES
+            && pos.black().count_ones() <= FRYSK_PIECES
+        {
+            if let Some(p) = self.patterns.get(Variant::Frysk) {
+                return Some(p);
+            }
+        }
+        self.patterns.get(R::VARIANT)
+    }
+
     /// The middlegame and endgame sums of `pos` (White's view), from the
     /// patterns when they serve this game, else from the hand-set terms.
     #[inline]
     fn sums<R: Rules>(&self, pos: &Position<R>) -> (i32, i32) {
-        match self.patterns.get(R::VARIANT) {
+        match self.patterns_for(pos) {
             Some(p) => p.sums(pos),
             None => {
                 let mut sum = Sum::<R>::default();
@@ -140,9 +167,9 @@ impl<R: Rules> Evaluator<Position<R>> for DraughtsEvaluator {
     fn trace(&mut self, pos: &Position<R>) -> String {
         let (mg, eg) = self.sums(pos);
         let white = white_score(pos, mg, eg);
-        let source = match self.patterns.get(R::VARIANT) {
-            Some(_) => "learned patterns",
-            None => "hand-set terms",
+        let source = match self.patterns_for(pos) {
+            Some(p) => format!("learned patterns ({})", p.variant()),
+            None => "hand-set terms".to_string(),
         };
         format!(
             "{source}: middlegame {} endgame {} phase {}/{} endgame scale {}/64\n\

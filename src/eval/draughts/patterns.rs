@@ -176,7 +176,11 @@ impl Patterns {
     /// The middlegame and endgame sums of a position, White's view.
     #[inline]
     pub fn sums<R: Rules>(&self, pos: &Position<R>) -> (i32, i32) {
-        debug_assert_eq!(self.variant, R::VARIANT, "patterns of another variant");
+        debug_assert!(
+            self.variant == R::VARIANT
+                || (self.variant == Variant::Frysk && R::VARIANT == Variant::Frisian),
+            "patterns of another variant"
+        );
         let mut sum = Sum { weights: &self.weights, man: &self.man, mg: 0, eg: 0 };
         features(pos, &mut sum);
         (sum.mg, sum.eg)
@@ -369,6 +373,7 @@ pub static EMBEDDED: &[(Variant, &[u8])] = &[
     (Variant::Frisian, include_bytes!("frisian.cdp")),
     (Variant::Killer, include_bytes!("killer.cdp")),
     (Variant::Breakthrough, include_bytes!("breakthrough.cdp")),
+    (Variant::Frysk, include_bytes!("frysk.cdp")),
 ];
 
 /// Whether draughts starts with the embedded patterns (`EvalFile <none>`

@@ -178,3 +178,37 @@ fn shots_are_sacrifices_that_a_larger_capture_pays_back() {
     let mv = pos.parse_move("32-28").expect("move");
     assert!(!pos.shot(mv));
 }
+
+#[test]
+fn frisian_positions_with_frysk_material_read_frysk_patterns() {
+    let embedded = DraughtsEvaluator { patterns: patterns::PatternSet::embedded() };
+    assert!(embedded.patterns.get(Variant::Frysk).is_some(), "Frysk! patterns embedded");
+    let frisian_only = DraughtsEvaluator {
+        patterns: patterns::PatternSet::default()
+            .with(embedded.patterns.get(Variant::Frisian).expect("frisian patterns").clone()),
+    };
+    let (mut small, mut large) = (0, 0);
+    for pos in playouts::<FrisianRules>(20) {
+        let few =
+            pos.white().count_ones() <= FRYSK_PIECES && pos.black().count_ones() <= FRYSK_PIECES;
+        let as_frysk =
+            Position::<FryskRules>::from_parts(pos.white(), pos.black(), pos.kings(), pos.side());
+        let (mut a, mut b, mut c) = (embedded.clone(), embedded.clone(), frisian_only.clone());
+        let (got, frysk, frisian) = (a.evaluate(&pos), b.evaluate(&as_frysk), c.evaluate(&pos));
+        if few {
+            small += 1;
+            assert_eq!(got, frysk, "{}", pos.to_fen());
+        } else {
+            large += 1;
+            assert_eq!(got, frisian, "{}", pos.to_fen());
+        }
+    }
+    assert!(small > 50 && large > 50, "{small} small, {large} large");
+    // The start of Frysk! given as Frisian is Frysk!'s evaluation.
+    let start =
+        Position::<FrisianRules>::from_fen("W:W46,47,48,49,50:B1,2,3,4,5", Variant::Frisian)
+            .expect("fen");
+    let frysk = Position::<FryskRules>::start_position();
+    assert_eq!(embedded.clone().evaluate(&start), embedded.clone().evaluate(&frysk));
+    assert!(embedded.clone().trace(&start).starts_with("learned patterns (frysk)"));
+}
