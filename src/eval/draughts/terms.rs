@@ -331,15 +331,11 @@ fn side_terms<R: Rules, T: ManSink<R>>(pos: &Position<R>, side: Side, sink: &mut
         king_terms::<R, T>(kings, empty, s, sink);
     }
 
-    // One pass over the men: per-square terms, left half, runaways.
-    let mut count = 0;
-    let mut left = 0;
+    // One pass over the men: per-square terms, runaways.
     let last = <R::Board as Geometry>::SIDE as i32 - 1;
     for bit in bits(men) {
         let b = bit as usize & 63;
-        count += 1;
         sink.man(t, b, s);
-        left += (Tables::<R>::LEFT >> b) as i32 & 1;
         if !R::LOSING && Tables::<R>::CONE[t][b] & enemy == 0 {
             let to_go = (last - Tables::<R>::ROW[t][b] as i32).clamp(1, 4) as usize;
             sink.add(feature::RUNAWAY + to_go - 1, s);
@@ -357,6 +353,9 @@ fn side_terms<R: Rules, T: ManSink<R>>(pos: &Position<R>, side: Side, sink: &mut
     if R::LOSING {
         return;
     }
+    // Left half against right half, by counting (not per man).
+    let count = men.count_ones() as i32;
+    let left = (men & Tables::<R>::LEFT).count_ones() as i32;
     sink.add(feature::IMBALANCE, s * (2 * left - count).abs());
     let guards = men & Tables::<R>::BACK_ROW[t];
     if guards != 0 && enemy_men != 0 {
