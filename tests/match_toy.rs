@@ -350,13 +350,20 @@ fn sprt_stops_at_a_bound() {
 fn sprt_with_a_prior_stops_on_the_summed_counts() {
     let (summary, text) = sprt_match(&["elo0=0", "elo1=5", "prior=5,57,95,104,50"]);
     assert_eq!(summary.sprt, Some(Decision::H1), "{text}");
-    // 16 games, or 17 when the next game had started before the stop.
-    assert!((16..=17).contains(&summary.games), "{text}");
+    // The bound is crossed by game 16; games a worker had already started
+    // (how many depends on the machine's load) are finished after it.
+    let crossed = text.find("SPRT: a bound was crossed").expect("the bound is crossed");
+    let sixteenth = text.find("Finished game 16 ").expect("game 16 is played");
+    assert!(sixteenth < crossed, "{text}");
+    assert!(!text[..crossed].contains("Finished game 17 "), "crossed late: {text}");
+    assert!((16..40).contains(&summary.games), "{text}");
     assert!(text.contains("Ptnml [0, 0, 0, 0, 0], LLR 2.68"), "{text}");
-    assert!(
-        text.contains("prior Ptnml(0-2) [5, 57, 95, 104, 50] + this run = [5, 57, 95, 104, 58]"),
-        "{text}"
+    // Every finished pair is a double win: the prior's 50 plus this run's.
+    let summed = format!(
+        "prior Ptnml(0-2) [5, 57, 95, 104, 50] + this run = [5, 57, 95, 104, {}]",
+        50 + summary.games / 2
     );
+    assert!(text.contains(&summed), "{text}");
 }
 
 #[test]
