@@ -184,20 +184,21 @@ search_params! {
         /// History bonus cap for one update.
         history_bonus_max: 1600, 400, 4000, 100;
     }
-    // The draughts values start as the chess ones; `scripts/spsa --variant
-    // international` tunes them in draughts self-play.
+    // The draughts values started as the chess ones; these are
+    // `scripts/spsa --variant international` in draughts self-play (400
+    // iterations of 8 games at 25,000 nodes, tuning/README.md section 3).
     draughts {
-        aspiration_window: 20, 5, 100, 3;
-        rfp_margin: 75, 30, 200, 8;
-        rfp_depth: 8, 3, 12, 1;
-        futility_base: 80, 20, 200, 10;
-        futility_margin: 90, 30, 200, 10;
+        aspiration_window: 14, 5, 100, 3;
+        rfp_margin: 90, 30, 200, 8;
+        rfp_depth: 6, 3, 12, 1;
+        futility_base: 73, 20, 200, 10;
+        futility_margin: 88, 30, 200, 10;
         futility_depth: 7, 3, 10, 1;
-        lmp_base: 3, 1, 8, 1;
-        lmr_base: 75, 0, 200, 10;
-        lmr_divisor: 225, 150, 400, 15;
+        lmp_base: 1, 1, 8, 1;
+        lmr_base: 66, 0, 200, 10;
+        lmr_divisor: 232, 150, 400, 15;
         singular_margin: 200, 50, 400, 25;
-        history_bonus_max: 1600, 400, 4000, 100;
+        history_bonus_max: 1697, 400, 4000, 100;
     }
 }
 
