@@ -9,7 +9,7 @@
 
 mod uci_support;
 
-use crown::search::params::{STEPS, TABLE};
+use crown::search::params::{find, STEPS};
 use std::io::Write;
 use std::process::{Command, Stdio};
 use uci_support::{field, Engine};
@@ -158,7 +158,7 @@ fn search_steps_switch_off_only_in_tuning_builds() {
     assert_eq!(draughts, full, "draughts_lmr_base changed the chess search");
     let chess = nodes_at_depth_9(&mut engine, &["setoption name lmr_base value 0"]);
     assert_ne!(chess, full, "lmr_base changes the chess search");
-    let default = TABLE.iter().find(|spec| spec.name == "lmr_base").expect("lmr_base").default;
+    let default = find("lmr_base").expect("lmr_base").default;
     let _ = nodes_at_depth_9(&mut engine, &[&format!("setoption name lmr_base value {default}")]);
     engine.send("setoption name step_nmp value maybe");
     assert_eq!(engine.sync(), ["info string error: invalid value 'maybe' for option step_nmp"]);
