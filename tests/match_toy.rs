@@ -253,16 +253,6 @@ fn a_stopped_match_resumes_from_its_file() {
 }
 
 fn broken_case(script: &str, limits: Limits, reason: &str, termination: &str) {
-    broken_case_with_starts(script, limits, reason, termination, 4);
-}
-
-fn broken_case_with_starts(
-    script: &str,
-    limits: Limits,
-    reason: &str,
-    termination: &str,
-    starts: usize,
-) {
     let mut c =
         config(vec![engine("good", "toy_engine.sh", depth1()), engine("bad", script, limits)], 2);
     c.log = Some(temp(&format!("{script}.log")));
@@ -280,7 +270,7 @@ fn broken_case_with_starts(
     // Restarted after each failure: four starts of the broken engine.
     let log = std::fs::read_to_string(c.log.as_ref().unwrap()).unwrap();
     let started = log.lines().filter(|l| l.contains("bad # started")).count();
-    assert_eq!(started, starts, "{log}");
+    assert_eq!(started, 4, "{log}");
 }
 
 #[test]
@@ -314,8 +304,40 @@ fn malformed_bestmove_loses() {
 }
 
 #[test]
-fn missing_engine_loses_and_match_goes_on() {
-    broken_case_with_starts("does_not_exist.sh", depth1(), "fails to start", "abandoned", 0);
+fn engine_that_exits_before_its_handshake_loses_and_match_goes_on() {
+    // `false` runs and exits at once: a broken engine, not a broken command.
+    let mut bad = engine("bad", "toy_engine.sh", depth1());
+    bad.launch.cmd = "false".into();
+    let c = config(vec![engine("good", "toy_engine.sh", depth1()), bad], 2);
+    let mut out = Vec::new();
+    let summary = run::<Toy>(&c, &mut out).unwrap();
+    let text = String::from_utf8(out).unwrap();
+    assert_eq!(summary.games, 4, "{text}");
+    assert_eq!(text.matches("fails to start: no uciok").count(), 4, "{text}");
+    assert!(text.contains("Score of good vs bad: 4 - 0 - 0"), "{text}");
+}
+
+#[test]
+fn engine_that_cannot_be_run_stops_the_match_unscored() {
+    // A command that does not exist would forfeit every game: the match
+    // stops with an error, scores nothing and writes no game.
+    for concurrency in [1, 2] {
+        let mut c = config(
+            vec![engine("good", "toy_engine.sh", depth1()), engine("bad", "missing.sh", depth1())],
+            50,
+        );
+        c.concurrency = concurrency;
+        c.pgn_out = Some(temp("missing.pdn"));
+        let mut out = Vec::new();
+        let err = run::<Toy>(&c, &mut out).unwrap_err();
+        let text = String::from_utf8(out).unwrap();
+        assert!(err.contains("engine bad cannot be run: cannot start"), "{err}");
+        assert!(err.contains("stopped after 0 games") && err.contains("--resume"), "{err}");
+        assert!(text.contains("not played: engine bad cannot be run"), "{text}");
+        assert!(!text.contains("Score of good vs bad: 1"), "{text}");
+        let games = std::fs::read_to_string(c.pgn_out.as_ref().unwrap()).unwrap();
+        assert!(!games.contains("[Result"), "{games}");
+    }
 }
 
 /// A sound engine against one that always plays an illegal move, one game

@@ -61,7 +61,11 @@ pub enum Fault {
     Crash,
     /// It sent a line the protocol does not allow where a move was due.
     Malformed(String),
-    /// It could not be started or did not finish its handshake.
+    /// Its command could not be executed at all (no such file, not
+    /// executable): a setup error that would repeat in every game, so the
+    /// runner stops the match instead of scoring forfeits.
+    CannotRun(String),
+    /// It started but did not finish its handshake.
     Start(String),
     /// It refused the game (DXP GAMEACC with a non-zero code).
     Refused(String),

@@ -170,7 +170,7 @@ impl Client for DxpClient {
         let port = listener.local_addr().map_err(io)?.port();
         listener.set_nonblocking(true).map_err(io)?;
         let launch = substitute_port(&config.launch, port);
-        let mut process = EngineProcess::spawn(label, &launch, log).map_err(Fault::Start)?;
+        let mut process = EngineProcess::spawn(label, &launch, log).map_err(Fault::CannotRun)?;
         let deadline = Instant::now() + STARTUP_TIMEOUT;
         let stream = loop {
             match listener.accept() {

@@ -50,7 +50,7 @@ impl Client for HubClient {
         log: &TrafficLog,
         label: &str,
     ) -> Result<HubClient, Fault> {
-        let process = EngineProcess::spawn(label, &config.launch, log).map_err(Fault::Start)?;
+        let process = EngineProcess::spawn(label, &config.launch, log).map_err(Fault::CannotRun)?;
         let mut client = HubClient { process };
         let deadline = Instant::now() + STARTUP_TIMEOUT;
         let start_fault = |e: ReadError| Fault::Start(format!("Hub handshake failed ({e:?})"));

@@ -10,8 +10,11 @@
 //! is also where a configured protocol becomes a client ([`start_client`]).
 //!
 //! Invariants: every move played is a legal move found by the rules, never
-//! the engine's text; any engine failure ends the game as a loss for that
-//! engine with a stated reason, and marks the engine for a restart.
+//! the engine's text; any failure of an engine that runs ends the game as a
+//! loss for that engine with a stated reason, and marks the engine for a
+//! restart. An engine whose command cannot be executed at all ends the game
+//! unscored ([`Played::cannot_run`]): the runner stops the match, as
+//! cutechess-cli and fastchess do, rather than score forfeits.
 
 use super::adjudication::{Adjudication, Adjudicator, Verdict};
 use super::client::{Client, EndVerdict, Fault, SearchRequest};
@@ -52,6 +55,9 @@ pub struct Played {
     pub restart: [bool; 2],
     /// Engine moves played (the runner's overhead is per move).
     pub engine_moves: u64,
+    /// Set when an engine's command could not be executed: the engine's
+    /// name and why. The game is not a result and must not be scored.
+    pub cannot_run: Option<String>,
 }
 
 struct Ending {
@@ -59,6 +65,8 @@ struct Ending {
     reason: String,
     termination: &'static str,
     fault: Option<Side>,
+    /// Why the faulty side's command could not be executed (not a result).
+    cannot_run: Option<String>,
 }
 
 fn side_name(side: Side) -> &'static str {
@@ -110,7 +118,7 @@ fn rules_ending<G: Game>(pos: &G, outcome: Outcome) -> Ending {
             (GameResult::Draw, text.to_string())
         }
     };
-    Ending { result, reason, termination: "normal", fault: None }
+    Ending { result, reason, termination: "normal", fault: None, cannot_run: None }
 }
 
 fn fault_ending(side: Side, fault: &Fault, waited: Duration, clocked: bool) -> Ending {
@@ -130,11 +138,22 @@ fn fault_ending(side: Side, fault: &Fault, waited: Duration, clocked: bool) -> E
             line.truncate(60);
             (format!("{who} sends a malformed line: '{line}'"), "abandoned")
         }
+        Fault::CannotRun(why) => (format!("{who} cannot be run: {why}"), "abandoned"),
         Fault::Start(why) => (format!("{who} fails to start: {why}"), "abandoned"),
         Fault::Refused(why) => (format!("{who} refused game ({why})"), "abandoned"),
         Fault::Ended(verdict) => return ended_ending(side, verdict),
     };
-    Ending { result: GameResult::win_for(side.flip()), reason, termination, fault: Some(side) }
+    let cannot_run = match fault {
+        Fault::CannotRun(why) => Some(why.clone()),
+        _ => None,
+    };
+    Ending {
+        result: GameResult::win_for(side.flip()),
+        reason,
+        termination,
+        fault: Some(side),
+        cannot_run,
+    }
 }
 
 /// A game that the engine playing `side` ended itself, as the runner
@@ -146,7 +165,7 @@ fn ended_ending(side: Side, verdict: &EndVerdict) -> Ending {
         None => GameResult::Draw,
     };
     let reason = format!("{} {}", side_name(side), verdict.reason);
-    Ending { result, reason, termination: verdict.termination, fault: None }
+    Ending { result, reason, termination: verdict.termination, fault: None, cannot_run: None }
 }
 
 /// Plays one game. `players` are white's and black's slots: a `None` slot is
@@ -181,6 +200,12 @@ pub fn play_game<G: HubText>(
     };
     let mut engine_moves = 0;
     let ending = run(settings, configs, &mut slots, opening, &mut record, &mut engine_moves);
+    let cannot_run = match (ending.fault, &ending.cannot_run) {
+        (Some(side), Some(why)) => {
+            Some(format!("engine {} cannot be run: {why}", configs[side.index()].name))
+        }
+        _ => None,
+    };
     record.result = ending.result;
     record.reason = ending.reason;
     record.termination = ending.termination;
@@ -198,7 +223,7 @@ pub fn play_game<G: HubText>(
             p.note(&format!("game {number}: {}; restarting", record.reason));
         }
     }
-    Played { record, restart, engine_moves }
+    Played { record, restart, engine_moves, cannot_run }
 }
 
 /// Plays `mv` on the game's position and records it (protocol text, Hub
@@ -356,6 +381,7 @@ fn run<G: HubText>(
                     reason: format!("{} makes an illegal move: {text}", side_name(side)),
                     termination: "rules infraction",
                     fault: Some(side),
+                    cannot_run: None,
                 };
             }
         };
@@ -378,6 +404,7 @@ fn run<G: HubText>(
                     reason: "Draw by adjudication".into(),
                     termination: "adjudication",
                     fault: None,
+                    cannot_run: None,
                 }
             }
             Some(Verdict::MaxMoves) => {
@@ -386,6 +413,7 @@ fn run<G: HubText>(
                     reason: "Draw by adjudication: maximum game length".into(),
                     termination: "adjudication",
                     fault: None,
+                    cannot_run: None,
                 }
             }
             Some(Verdict::Resign(loser)) => {
@@ -394,6 +422,7 @@ fn run<G: HubText>(
                     reason: format!("{} wins by adjudication", side_name(loser.flip())),
                     termination: "adjudication",
                     fault: None,
+                    cannot_run: None,
                 }
             }
             None => {}

@@ -278,7 +278,9 @@ impl Report {
         let mut terms: Vec<_> = self.terminations.iter().collect();
         terms.sort();
         let terms: Vec<String> = terms.iter().map(|(k, v)| format!("{k}: {v}")).collect();
-        let _ = writeln!(out, "Games by termination: {}", terms.join(", "));
+        if !terms.is_empty() {
+            let _ = writeln!(out, "Games by termination: {}", terms.join(", "));
+        }
         out
     }
 }

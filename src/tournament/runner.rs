@@ -10,7 +10,11 @@
 //! over a channel to the calling thread, the only one that prints, writes the
 //! PGN and decides the SPRT, so output is never interleaved.
 //!
-//! Invariant: an engine failure ends one game, never the match.
+//! Invariant: an engine failure ends one game, never the match; the one
+//! exception is an engine whose command cannot be executed at all, which
+//! would forfeit every game: that game is not scored, the games in progress
+//! finish, and the match returns an error (`--resume` goes on once the
+//! command is fixed), as cutechess-cli and fastchess stop.
 
 use super::client::Client;
 use super::clock::tc_text;
@@ -246,6 +250,7 @@ pub fn run_shown<G: HubText>(
     let wall = Instant::now();
     let ctx = context(config);
     let mut engine_moves = 0u64;
+    let mut halted: Option<String> = None;
     let (tx, rx) = mpsc::channel::<(Job, Result<Played, String>)>();
     let _ = writeln!(
         out,
@@ -300,6 +305,10 @@ pub fn run_shown<G: HubText>(
                         }
                         played
                     });
+                    // Stop taking games at once: the engine cannot run in any.
+                    if matches!(&played, Ok(p) if p.cannot_run.is_some()) {
+                        stop.store(true, Ordering::Relaxed);
+                    }
                     if tx.send((job, played)).is_err() {
                         break;
                     }
@@ -322,6 +331,7 @@ pub fn run_shown<G: HubText>(
                     &ctx,
                     &mut pgn,
                     &mut engine_moves,
+                    &mut halted,
                     out,
                     job,
                     played,
@@ -354,7 +364,7 @@ pub fn run_shown<G: HubText>(
         report.finished,
         wall.elapsed().as_secs_f64()
     );
-    if let Some(cpu) = runner_cpu {
+    if let Some(cpu) = runner_cpu.filter(|_| engine_moves > 0) {
         let per_move = cpu.as_secs_f64() * 1e6 / engine_moves.max(1) as f64;
         let _ = write!(
             out,
@@ -366,6 +376,12 @@ pub fn run_shown<G: HubText>(
     let mut terminations: Vec<(String, u64)> =
         report.terminations.iter().map(|(k, v)| (k.to_string(), *v)).collect();
     terminations.sort();
+    if let Some(why) = halted {
+        return Err(format!(
+            "{why}; the match stopped after {} games (fix the command and go on with --resume)",
+            report.finished
+        ));
+    }
     Ok(MatchSummary {
         games: report.finished,
         sprt: report.sprt_decision(),
@@ -376,7 +392,8 @@ pub fn run_shown<G: HubText>(
 }
 
 /// Records and prints one finished game (or why it was skipped), writes it
-/// to the PGN/PDN file, and raises `stop` when the SPRT crossed a bound.
+/// to the PGN/PDN file, and raises `stop` when the SPRT crossed a bound or
+/// an engine cannot be run (`halted` then says which and why).
 #[allow(clippy::too_many_arguments)]
 fn after_game(
     config: &MatchConfig,
@@ -385,6 +402,7 @@ fn after_game(
     ctx: &str,
     pgn: &mut Option<File>,
     engine_moves: &mut u64,
+    halted: &mut Option<String>,
     out: &mut dyn Write,
     job: Job,
     played: Result<Played, String>,
@@ -396,6 +414,13 @@ fn after_game(
             return;
         }
     };
+    if let Some(why) = played.cannot_run {
+        let _ = writeln!(out, "Game {} not played: {why}; stopping the match", job.number);
+        stop.store(true, Ordering::Relaxed);
+        halted.get_or_insert(why);
+        let _ = out.flush();
+        return;
+    }
     *engine_moves += played.engine_moves;
     let rec = &played.record;
     report.add(job.white, job.black, rec.result, rec.termination, job.pair);

@@ -40,7 +40,7 @@ impl Client for UciClient {
         log: &TrafficLog,
         label: &str,
     ) -> Result<UciClient, Fault> {
-        let process = EngineProcess::spawn(label, &config.launch, log).map_err(Fault::Start)?;
+        let process = EngineProcess::spawn(label, &config.launch, log).map_err(Fault::CannotRun)?;
         let mut client = UciClient { process };
         let deadline = Instant::now() + STARTUP_TIMEOUT;
         let start_fault = |e: ReadError| Fault::Start(format!("no uciok ({})", describe(e)));
