@@ -392,8 +392,8 @@ pub fn run_shown<G: HubText>(
 }
 
 /// Records and prints one finished game (or why it was skipped), writes it
-/// to the PGN/PDN file, and raises `stop` when the SPRT crossed a bound or
-/// an engine cannot be run (`halted` then says which and why).
+/// to the PGN/PDN file, and raises `stop` when the SPRT crossed a bound;
+/// an engine that cannot be run is kept in `halted` (which and why).
 #[allow(clippy::too_many_arguments)]
 fn after_game(
     config: &MatchConfig,
@@ -415,8 +415,8 @@ fn after_game(
         }
     };
     if let Some(why) = played.cannot_run {
+        // The worker has already raised `stop`.
         let _ = writeln!(out, "Game {} not played: {why}; stopping the match", job.number);
-        stop.store(true, Ordering::Relaxed);
         halted.get_or_insert(why);
         let _ = out.flush();
         return;
