@@ -52,7 +52,12 @@ def main() -> int:
     if not 0.1 <= factor <= 10.0:
         print(f"scale-patterns: FACTOR {factor} is outside 0.1..10", file=sys.stderr)
         return 2
-    data = open(src, "rb").read()
+    try:
+        with open(src, "rb") as f:
+            data = f.read()
+    except OSError as e:
+        print(f"scale-patterns: cannot read {src}: {e.strerror}", file=sys.stderr)
+        return 1
     body, check = data[:-4], data[-4:]
     if len(data) < HEADER + 4 or body[:8] != MAGIC or (len(body) - HEADER) % 4 != 0:
         print(f"scale-patterns: {src} is not a pattern file", file=sys.stderr)
@@ -69,8 +74,12 @@ def main() -> int:
     clamped = sum(1 for w in scaled if not -32768 <= w <= 32767)
     scaled = [max(-32768, min(32767, w)) for w in scaled]
     out = body[:HEADER] + struct.pack(f"<{count}h", *scaled)
-    with open(dst, "wb") as f:
-        f.write(out + struct.pack("<I", fnv1a(out)))
+    try:
+        with open(dst, "wb") as f:
+            f.write(out + struct.pack("<I", fnv1a(out)))
+    except OSError as e:
+        print(f"scale-patterns: cannot write {dst}: {e.strerror}", file=sys.stderr)
+        return 1
     print(f"{dst}: {count // 2} features scaled by {factor} ({clamped} weights clamped)")
     return 0
 
