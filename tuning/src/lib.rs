@@ -2,9 +2,9 @@
 //! resumable by its sidecar, [`resume_point`]), the plain-text position
 //! format ([`data`]), the 32-byte chess training record ([`record`]), the
 //! PGN reader and converter ([`pgn_reader`]), the chess network trainer
-//! ([`nnue`]), the international draughts pattern trainer ([`patterns`]),
-//! the draughts shot suite ([`shots`]) and the evaluation tuner
-//! ([`tuner`]).
+//! ([`nnue`]), the draughts pattern trainer ([`pattern_trainer`]) and its
+//! rescaler ([`scale_patterns`]), the draughts shot suite ([`shots`]) and
+//! the evaluation tuner ([`tuner`]).
 //!
 //! Everything is generic over [`crown::eval::Tunable`], and a `--variant`
 //! name becomes a game type through the engine's one variant switch,
@@ -21,5 +21,6 @@ pub mod pattern_trainer;
 pub mod pgn_reader;
 pub mod record;
 pub mod resume_point;
+pub mod scale_patterns;
 pub mod shots;
 pub mod tuner;

@@ -9,6 +9,8 @@
 //!   exports the quantised net (`nnue/`).
 //! * `crown-tune patterns`: trains a draughts variant's pattern
 //!   evaluation and writes its file (`pattern_trainer.rs`).
+//! * `crown-tune scale-patterns`: multiplies every weight of a pattern
+//!   file by one factor (`scale_patterns.rs`).
 //! * `crown-tune shots`: the international draughts shot suite: find
 //!   the shots that decided lost games, count those found (`shots.rs`).
 //! * `crown-tune tune`: fits K, runs Adam on the evaluation weights and
@@ -110,6 +112,8 @@ enum Command {
     Nnue(crown_tuning::nnue::cli::Args),
     /// Trains a draughts variant's patterns on labelled positions.
     Patterns(crown_tuning::pattern_trainer::Args),
+    /// Multiplies every weight of a draughts pattern file by one factor.
+    ScalePatterns(crown_tuning::scale_patterns::Args),
     /// International draughts shots: collects those that decided lost
     /// games into a suite, and counts those the engine finds.
     Shots(crown_tuning::shots::Args),
@@ -249,6 +253,7 @@ fn main() -> ExitCode {
         })(),
         Command::Nnue(args) => crown_tuning::nnue::cli::run(args),
         Command::Patterns(args) => crown_tuning::pattern_trainer::run(args),
+        Command::ScalePatterns(args) => crown_tuning::scale_patterns::run(args),
         Command::Shots(args) => crown_tuning::shots::run(args),
         Command::Tune {
             variant,
