@@ -550,8 +550,8 @@ fn start_score(hub: &mut Hub, depth: u32) -> String {
     check_move::<InternationalRules>(&start_hub::<InternationalRules>(), &[], &mv.unwrap());
     let info = before.iter().rev().find(|l| l.starts_with("info ")).expect("an info line");
     // The score and the size of the tree: two evaluations can agree on the
-    // score of one position (generation 6 and the hand-set terms both
-    // give -0.11 here) but hardly on both.
+    // score of one position (generation 6's file and the hand-set terms
+    // both gave -0.11 here) but hardly on both.
     let field = |key: &str| {
         info.split_whitespace().find(|t| t.starts_with(key)).unwrap_or_else(|| panic!("{key}"))
     };

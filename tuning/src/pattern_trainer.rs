@@ -32,7 +32,7 @@ use crown::eval::{Coefficients, Tunable};
 use crown::for_variant;
 use crown::game::{Game, Variant};
 use rayon::prelude::*;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 /// `crown-tune patterns` arguments.
@@ -115,13 +115,17 @@ fn read(files: &[PathBuf]) -> Result<Vec<Record>, String> {
     Ok(records)
 }
 
+/// A pattern file, or one line saying why it cannot be read.
+pub fn read_file(path: &Path) -> Result<Patterns, String> {
+    let bytes = std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    Patterns::from_bytes(&bytes).map_err(|e| format!("{}: {e}", path.display()))
+}
+
 /// The start weights: a file's, or the hand-set terms' and 0 for patterns.
 fn start_weights<R: Rules>(start: Option<&PathBuf>) -> Result<Vec<(i32, i32)>, String> {
     match start {
         Some(path) => {
-            let bytes =
-                std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-            let p = Patterns::from_bytes(&bytes).map_err(|e| format!("{}: {e}", path.display()))?;
+            let p = read_file(path)?;
             if p.variant() != R::VARIANT {
                 return Err(format!(
                     "{}: {} patterns, not {}",

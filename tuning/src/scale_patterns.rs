@@ -16,10 +16,11 @@
 //! the international patterns was made so (tuning/generations.md).
 //!
 //! Invariants: the file is read and written by the engine's own
-//! [`Patterns::from_bytes`] and [`Patterns::to_bytes`] (header, checksum),
-//! so a damaged or foreign file is refused and nothing is written; each
-//! weight is rounded half to even (as generation 6 was made) and clamped to
-//! the file's i16, and the clamped weights are counted.
+//! [`Patterns::from_bytes`] (through [`crate::pattern_trainer::read_file`])
+//! and [`Patterns::to_bytes`] (header, checksum), so a damaged or foreign
+//! file is refused and nothing is written; each weight is rounded half to
+//! even (as generation 6 was made) and clamped to the file's i16, and the
+//! clamped weights are counted.
 
 use crown::eval::draughts::patterns::Patterns;
 use std::path::PathBuf;
@@ -67,10 +68,7 @@ pub fn scaled(patterns: &Patterns, factor: f64) -> Result<(Patterns, usize), Str
 
 /// Runs `crown-tune scale-patterns`.
 pub fn run(args: Args) -> Result<(), String> {
-    let bytes = std::fs::read(&args.input)
-        .map_err(|e| format!("cannot read {}: {e}", args.input.display()))?;
-    let patterns =
-        Patterns::from_bytes(&bytes).map_err(|e| format!("{}: {e}", args.input.display()))?;
+    let patterns = crate::pattern_trainer::read_file(&args.input)?;
     let (out, clamped) = scaled(&patterns, args.factor)?;
     std::fs::write(&args.out, out.to_bytes())
         .map_err(|e| format!("cannot write {}: {e}", args.out.display()))?;
