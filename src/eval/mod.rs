@@ -96,6 +96,18 @@ pub trait Playable: Game {
         false
     }
 
+    /// The quiet moves quiescence also follows at a quiet node (no capture
+    /// for the side to move), written to `list` (cleared first): in
+    /// draughts without kings, the promotions and the exchanges, man moves
+    /// that hand the opponent a compulsory capture which every reply lets
+    /// the mover answer with a capture of at least as many pieces (shots
+    /// included). Their outcome lies two or three plies beyond the static
+    /// evaluation, which cannot see a trade or a combination coming. None
+    /// in chess (the default).
+    fn generate_exchanges(&self, list: &mut Self::MoveList) {
+        *list = Self::MoveList::default();
+    }
+
     /// Whether passing the turn is safe from zugzwang here (chess: the side
     /// to move has a piece other than pawns and king). Only asked when
     /// [`Game::NULL_MOVE`] is true.

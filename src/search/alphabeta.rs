@@ -191,7 +191,7 @@ impl<G: Playable> Worker<G> {
         // Step 1: horizon. Quiescence resolves captures so that the static
         // evaluation is only ever taken in a quiet position.
         if depth <= 0 && !in_check {
-            return self.qsearch::<N>(pos, alpha, beta, ply);
+            return self.qsearch::<N>(pos, alpha, beta, ply, true);
         }
         depth = depth.max(1);
 

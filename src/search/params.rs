@@ -248,6 +248,8 @@ pub enum Step {
     ContinuationHistory,
     /// Shots (draughts) exempt from shallow pruning (step 11a).
     Shots,
+    /// Exchanges and promotions (draughts) followed in quiescence (step 3c).
+    QsearchExchanges,
 }
 
 /// Every switchable step with its option name (`step_<name>`).
@@ -270,6 +272,7 @@ pub const STEPS: &[(&str, Step)] = &[
     ("step_history", Step::History),
     ("step_continuation_history", Step::ContinuationHistory),
     ("step_shots", Step::Shots),
+    ("step_qsearch_exchanges", Step::QsearchExchanges),
 ];
 
 /// The switchable step called `name` (ignoring case), with its spelling.

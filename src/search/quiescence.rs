@@ -1,7 +1,9 @@
 //! Quiescence search: only tactical moves, until the position is quiet, so
 //! the static evaluation is never taken in the middle of an exchange (chess)
-//! or of a forced capture sequence (draughts). Steps numbered as in the
-//! main search (`alphabeta.rs`), whose node kinds and conventions it shares.
+//! or of a forced capture sequence (draughts). In draughts a quiet node also
+//! follows its promotions and the trades it can force (step 3c), once per
+//! line, which keeps the cost bounded. Steps numbered as in the main
+//! search (`alphabeta.rs`), whose node kinds and conventions it shares.
 
 use super::alphabeta::{no_move_score, tt_cutoff, NodeKind};
 use crate::eval::Playable;
@@ -14,12 +16,15 @@ use crate::search::worker::Worker;
 impl<G: Playable> Worker<G> {
     /// Quiescence search: only tactical moves, until the position is quiet,
     /// so the static evaluation is never taken in the middle of an exchange.
+    /// `exchanges`: whether a quiet draughts node may still try its
+    /// exchanges (step 3c; once per line).
     pub(crate) fn qsearch<N: NodeKind>(
         &mut self,
         pos: &G,
         mut alpha: Score,
         beta: Score,
         ply: usize,
+        exchanges: bool,
     ) -> Score {
         if self.should_stop() {
             return DRAW;
@@ -81,7 +86,18 @@ impl<G: Playable> Worker<G> {
             }
             best_score = eval;
             alpha = alpha.max(eval);
+            // Step 3c (draughts): at a quiet node the side to move may still
+            // force play: a promotion, or an exchange or shot (a man handed
+            // over that a capture of as many or more pieces answers). The
+            // static evaluation sees neither, and a trade or combination
+            // one ply beyond the horizon is what most often turns a game
+            // (the lost games against Scan, docs/strength.md). Once per
+            // line, as the trade it starts ends in another quiet node.
+            if exchanges && self.params.on(Step::QsearchExchanges) {
+                pos.generate_exchanges(&mut list);
+            }
         }
+        let exchanging = may_stand && !may_stand_now && !list.is_empty();
 
         let tt_move = entry
             .as_ref()
@@ -97,7 +113,8 @@ impl<G: Playable> Worker<G> {
                 continue;
             }
             let child = self.enter(pos, mv, ply);
-            let score = -self.qsearch::<N>(&child, -beta, -alpha, ply + 1);
+            let score =
+                -self.qsearch::<N>(&child, -beta, -alpha, ply + 1, exchanges && !exchanging);
             self.leave();
             if self.stopped {
                 return DRAW;

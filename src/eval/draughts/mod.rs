@@ -188,16 +188,12 @@ impl<R: Rules> Evaluator<Position<R>> for DraughtsEvaluator {
     }
 }
 
-impl<R: Rules> Playable for Position<R> {
-    type Evaluator = DraughtsEvaluator;
-    type Tables = crate::endgame::draughts::Tablebase;
-
-    #[inline]
-    fn tactical_value(&self, mv: Move) -> Score {
-        mv.captured.count_ones() as Score * 100 + if mv.promotes { 200 } else { 0 }
-    }
-
-    fn shot(&self, mv: Move) -> bool {
+impl<R: Rules> Position<R> {
+    /// Whether the quiet move `mv` hands the opponent a compulsory capture
+    /// and, whichever capture the opponent makes, the mover then captures
+    /// at least `extra` pieces more than that reply took: 1 is a shot (the
+    /// combination wins material), 0 an exchange (a trade at least even).
+    fn answered(&self, mv: Move, extra: u32) -> bool {
         let mut after = *self;
         after.play_move(mv);
         if !after.has_capture() {
@@ -210,8 +206,43 @@ impl<R: Rules> Playable for Position<R> {
             back.play_move(reply);
             // Most replies leave no capture at all: the bitboard test
             // answers those before any capture is built.
-            back.has_capture() && back.most_captured() > reply.captured.count_ones()
+            back.has_capture() && back.most_captured() >= reply.captured.count_ones() + extra
         })
+    }
+
+    /// Whether the quiet move `mv` offers an exchange at least even.
+    fn exchange(&self, mv: Move) -> bool {
+        self.answered(mv, 0)
+    }
+}
+
+impl<R: Rules> Playable for Position<R> {
+    type Evaluator = DraughtsEvaluator;
+    type Tables = crate::endgame::draughts::Tablebase;
+
+    #[inline]
+    fn tactical_value(&self, mv: Move) -> Score {
+        mv.captured.count_ones() as Score * 100 + if mv.promotes { 200 } else { 0 }
+    }
+
+    fn shot(&self, mv: Move) -> bool {
+        self.answered(mv, 1)
+    }
+
+    fn generate_exchanges(&self, list: &mut MoveList) {
+        list.clear();
+        // Kings make every line of captures long and the test below
+        // expensive; Scan follows exchanges only without them too.
+        if self.kings() != 0 {
+            return;
+        }
+        let mut quiet = MoveList::default();
+        self.generate_moves(&mut quiet);
+        for &mv in quiet.iter() {
+            if mv.promotes || self.exchange(mv) {
+                list.push(mv);
+            }
+        }
     }
 }
 

@@ -172,11 +172,57 @@ fn shots_are_sacrifices_that_a_larger_capture_pays_back() {
     // Most shots of the suite are paid back at once; the others win their
     // material later in the combination (the suite's wider definition).
     assert!(entries >= 30 && shots * 2 > entries, "{shots} of {entries}");
-    // A man given away for nothing is no shot: after 32-28 23x32 White has
-    // only a single capture back (37x28), one man for one.
+    // A man given away is no shot when the capture goes on: after 32-28
+    // Black takes two, 23x32x41, and White has nothing back.
     let pos = International::from_fen("W:W32,37:B23", Variant::International).expect("fen");
     let mv = pos.parse_move("32-28").expect("move");
     assert!(!pos.shot(mv));
+}
+
+#[test]
+fn exchanges_are_even_trades_shots_and_promotions() {
+    use crate::draughts::International;
+    let intl = |fen| International::from_fen(fen, Variant::International).expect("fen");
+    let exchanges = |pos: &International| {
+        let mut list = <International as Game>::MoveList::default();
+        pos.generate_exchanges(&mut list);
+        let mut text: Vec<String> = list.iter().map(|&m| pos.move_text(m)).collect();
+        text.sort();
+        text
+    };
+    // 32-28 23x32 38x27: one man for one (43 stops the capture going on
+    // over 38). The other moves hand nothing over.
+    assert_eq!(exchanges(&intl("W:W32,38,43:B23")), ["32-28"]);
+    // With 37 in place of 38 the capture goes on, 23x32x41: two for none.
+    assert!(exchanges(&intl("W:W32,37:B23")).is_empty());
+    // The same man given with nothing behind it is no exchange.
+    assert!(exchanges(&intl("W:W32:B23")).is_empty());
+    // A man on the row before the last crowns: always followed.
+    assert_eq!(exchanges(&intl("W:W7:B45")), ["7-1", "7-2"]);
+    // With a king on the board nothing is followed.
+    assert!(exchanges(&intl("W:W32,38,43,K50:B23")).is_empty());
+    // Every shot of the suite without kings is an exchange too, and every
+    // exchange is a legal quiet move.
+    let suite = include_str!("../../../tests/data/shots_international.txt");
+    let mut checked = 0;
+    for line in suite.lines().filter(|l| l.contains("| bm ")) {
+        let pos = intl(line.split('|').next().expect("fen").trim());
+        if pos.kings() != 0 {
+            continue;
+        }
+        let mut legal = <International as Game>::MoveList::default();
+        pos.generate(&mut legal);
+        let mut list = <International as Game>::MoveList::default();
+        pos.generate_exchanges(&mut list);
+        for &mv in list.iter() {
+            assert!(legal.contains(&mv) && !mv.is_capture(), "{line}");
+        }
+        for &mv in legal.iter().filter(|&&m| pos.shot(m)) {
+            assert!(list.contains(&mv), "{line}: {}", pos.move_text(mv));
+            checked += 1;
+        }
+    }
+    assert!(checked >= 10, "{checked} shots checked");
 }
 
 #[test]
