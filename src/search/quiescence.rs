@@ -79,6 +79,8 @@ impl<G: Playable> Worker<G> {
         // Step 3b: where captures are compulsory (draughts), standing pat is
         // only possible when there is none.
         let may_stand = may_stand_now || (!in_check && list.is_empty());
+        // Whether `list` holds step 3c's exchanges, not captures.
+        let mut exchanging = false;
         if may_stand && !may_stand_now {
             eval = entry.as_ref().map_or_else(|| self.static_eval(pos), |e| e.eval);
             if eval >= beta {
@@ -95,9 +97,9 @@ impl<G: Playable> Worker<G> {
             // line, as the trade it starts ends in another quiet node.
             if exchanges && self.params.on(Step::QsearchExchanges) {
                 pos.generate_exchanges(&mut list);
+                exchanging = !list.is_empty();
             }
         }
-        let exchanging = may_stand && !may_stand_now && !list.is_empty();
 
         let tt_move = entry
             .as_ref()
