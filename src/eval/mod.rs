@@ -134,13 +134,13 @@ pub trait Sink {
 #[derive(Clone, Debug, Default)]
 pub struct Coefficients {
     /// Sparse (feature, count) pairs; a feature may appear more than once.
-    pub terms: Vec<(u16, i16)>,
+    pub terms: Vec<(u32, i16)>,
 }
 
 impl Sink for Coefficients {
     fn add(&mut self, feature: usize, count: i32) {
         if count != 0 {
-            self.terms.push((feature as u16, count.clamp(i16::MIN as i32, i16::MAX as i32) as i16));
+            self.terms.push((feature as u32, count.clamp(i16::MIN as i32, i16::MAX as i32) as i16));
         }
     }
 }

@@ -14,7 +14,9 @@
 //! * Start: `--start FILE` continues from a pattern file (the previous
 //!   generation); without it, the hand-set weights of the terms and 0 for
 //!   every pattern, so the patterns learn what the terms miss (and
-//!   `--l2` holds rarely seen ones near 0).
+//!   `--l2` holds rarely seen ones near 0). `--windows tall` trains the
+//!   10x10 board's tall windows (`windows.rs`); a start file of blocks
+//!   then starts them as exactly its evaluation (`tall_from_blocks`).
 //!
 //! Invariant: the trainer's features are the engine's (both call
 //! `patterns::features`), so the exported weights evaluate in the engine
@@ -25,8 +27,9 @@ use crate::nnue::plot;
 use crate::tuner::{self, Entry};
 use crown::draughts::position::Position;
 use crown::draughts::rules::Rules;
-use crown::eval::draughts::patterns::{self, feature_count, Patterns, SCALARS};
+use crown::eval::draughts::patterns::{self, feature_count, Patterns, WindowSet, SCALARS};
 use crown::eval::draughts::terms::Tables;
+use crown::eval::draughts::windows::tall_from_blocks;
 use crown::eval::draughts::{eg_scale, phase};
 use crown::eval::{Coefficients, Tunable};
 use crown::for_variant;
@@ -50,6 +53,10 @@ pub struct Args {
     /// Continue from this pattern file.
     #[arg(long)]
     pub start: Option<PathBuf>,
+    /// The windows to train: `blocks` (every board) or `tall` (10x10);
+    /// default: the start file's, else blocks.
+    #[arg(long, value_parser = parse_windows)]
+    pub windows: Option<WindowSet>,
     /// Passes over the data.
     #[arg(long, default_value_t = 30)]
     pub epochs: usize,
@@ -91,12 +98,23 @@ fn parse_variant(text: &str) -> Result<Variant, String> {
     }
 }
 
-/// One position's entry for the tuner.
-fn entry<R: Rules>(record: &Record) -> Result<Entry, String> {
+/// A window set by name.
+fn parse_windows(text: &str) -> Result<WindowSet, String> {
+    match text {
+        "blocks" => Ok(WindowSet::Blocks),
+        "tall" => Ok(WindowSet::Tall),
+        _ => Err(format!("'{text}' is not a window set (blocks, tall)")),
+    }
+}
+
+/// One position's entry for the tuner, read with `set`'s windows.
+fn entry<R: Rules>(record: &Record, set: WindowSet) -> Result<Entry, String> {
     let pos = Position::<R>::from_fen(&record.fen, R::VARIANT)
         .map_err(|e| format!("bad position '{}': {e}", record.fen))?;
+    let layout =
+        set.layout::<R>().ok_or_else(|| format!("{} has no {set:?} windows", R::VARIANT))?;
     let mut c = Coefficients::default();
-    patterns::features(&pos, &mut c);
+    patterns::features(&pos, layout, &mut c);
     Ok(Entry {
         terms: c.terms.into_boxed_slice(),
         phase: phase(&pos) as f32 / Tables::<R>::MAX_PHASE as f32,
@@ -121,8 +139,26 @@ pub fn read_file(path: &Path) -> Result<Patterns, String> {
     Patterns::from_bytes(&bytes).map_err(|e| format!("{}: {e}", path.display()))
 }
 
-/// The start weights: a file's, or the hand-set terms' and 0 for patterns.
-fn start_weights<R: Rules>(start: Option<&PathBuf>) -> Result<Vec<(i32, i32)>, String> {
+/// A (middlegame, endgame) weight that adds.
+#[derive(Clone, Copy)]
+struct Pair(i32, i32);
+
+impl std::ops::Add for Pair {
+    type Output = Pair;
+    fn add(self, o: Pair) -> Pair {
+        Pair(self.0 + o.0, self.1 + o.1)
+    }
+}
+
+/// The start weights for `set`'s windows: a file's (a blocks file read
+/// through tall windows evaluates as it did, `tall_from_blocks`; the other
+/// way only its terms are kept), or the hand-set terms' and 0 for patterns.
+fn start_weights<R: Rules>(
+    start: Option<&PathBuf>,
+    set: WindowSet,
+) -> Result<Vec<(i32, i32)>, String> {
+    let count = feature_count(R::VARIANT, set)
+        .ok_or_else(|| format!("{} has no {set:?} windows", R::VARIANT))?;
     match start {
         Some(path) => {
             let p = read_file(path)?;
@@ -134,11 +170,25 @@ fn start_weights<R: Rules>(start: Option<&PathBuf>) -> Result<Vec<(i32, i32)>, S
                     R::VARIANT
                 ));
             }
-            Ok(p.weights().to_vec())
+            let mut w = p.weights().to_vec();
+            match (p.window_set(), set) {
+                (from, to) if from == to => {}
+                (WindowSet::Blocks, WindowSet::Tall) => {
+                    // The same evaluation, read through tall windows.
+                    let tables: Vec<Pair> = w[SCALARS..].iter().map(|&(a, b)| Pair(a, b)).collect();
+                    w.truncate(SCALARS);
+                    w.extend(tall_from_blocks(&tables).into_iter().map(|Pair(a, b)| (a, b)));
+                }
+                _ => {
+                    w.truncate(SCALARS);
+                    w.resize(count, (0, 0));
+                }
+            }
+            Ok(w)
         }
         None => {
             let mut w = <Position<R> as Tunable>::weights();
-            w.resize(feature_count(R::VARIANT).expect("a draughts variant"), (0, 0));
+            w.resize(count, (0, 0));
             Ok(w)
         }
     }
@@ -162,12 +212,17 @@ fn run_for<R: Rules>(args: Args) -> Result<(), String> {
         .build_global()
         .map_err(|e| e.to_string())?;
     let t = Instant::now();
-    let initial = start_weights::<R>(args.start.as_ref())?;
+    let set = match (args.windows, &args.start) {
+        (Some(set), _) => set,
+        (None, Some(path)) => read_file(path)?.window_set(),
+        (None, None) => WindowSet::Blocks,
+    };
+    let initial = start_weights::<R>(args.start.as_ref(), set)?;
     let records = read(&args.data)?;
     let mut data: Vec<Entry> = records
         .par_iter()
         .enumerate()
-        .map(|(i, r)| entry::<R>(r).map_err(|e| format!("record {}: {e}", i + 1)))
+        .map(|(i, r)| entry::<R>(r, set).map_err(|e| format!("record {}: {e}", i + 1)))
         .collect::<Result<_, _>>()?;
     drop(records);
     let held = data.split_off(data.len() - (data.len() as f64 * args.validation) as usize);
@@ -175,9 +230,10 @@ fn run_for<R: Rules>(args: Args) -> Result<(), String> {
         return Err("no positions in the data".into());
     }
     println!(
-        "loaded {} positions ({} held out) in {:.1} s",
+        "loaded {} positions ({} held out; {set:?} windows, {} features) in {:.1} s",
         data.len() + held.len(),
         held.len(),
+        initial.len(),
         t.elapsed().as_secs_f64()
     );
     let start = tuner::to_float(&initial);
@@ -252,9 +308,9 @@ mod tests {
     /// The engine's integer evaluation with a pattern file equals the
     /// trainer's linear one on the same weights, up to rounding, over the
     /// positions of random games (kings included), in every board layout.
-    fn engine_evaluates_as_trainer<R: Rules>(seed: u64, games: usize) {
+    fn engine_evaluates_as_trainer<R: Rules>(seed: u64, games: usize, set: WindowSet) {
         let mut rng = Rng::new(seed);
-        let weights: Vec<(i32, i32)> = (0..feature_count(R::VARIANT).unwrap())
+        let weights: Vec<(i32, i32)> = (0..feature_count(R::VARIANT, set).unwrap())
             .map(|_| (rng.below(301) as i32 - 150, rng.below(301) as i32 - 150))
             .collect();
         let patterns = std::sync::Arc::new(Patterns::new(R::VARIANT, &weights).unwrap());
@@ -278,7 +334,7 @@ mod tests {
                 let mv = list[rng.below(list.len())];
                 pos.play(mv);
                 let record = Record { fen: pos.to_fen(), score: 0, result: 0.5 };
-                let linear = tuner::evaluate(&entry::<R>(&record).unwrap(), &float);
+                let linear = tuner::evaluate(&entry::<R>(&record, set).unwrap(), &float);
                 let engine = Evaluator::<Position<R>>::evaluate(&mut evaluator, &pos);
                 let white = if pos.side() == Side::White { engine } else { -engine };
                 assert!(
@@ -301,11 +357,12 @@ mod tests {
         use crown::draughts::rules::{
             AntidraughtsRules, EnglishRules, InternationalRules, RussianRules, TurkishRules,
         };
-        engine_evaluates_as_trainer::<InternationalRules>(5, 40);
-        engine_evaluates_as_trainer::<RussianRules>(6, 40);
-        engine_evaluates_as_trainer::<EnglishRules>(7, 40);
-        engine_evaluates_as_trainer::<TurkishRules>(8, 40);
-        engine_evaluates_as_trainer::<AntidraughtsRules>(9, 20);
+        engine_evaluates_as_trainer::<InternationalRules>(5, 40, WindowSet::Blocks);
+        engine_evaluates_as_trainer::<InternationalRules>(10, 40, WindowSet::Tall);
+        engine_evaluates_as_trainer::<RussianRules>(6, 40, WindowSet::Blocks);
+        engine_evaluates_as_trainer::<EnglishRules>(7, 40, WindowSet::Blocks);
+        engine_evaluates_as_trainer::<TurkishRules>(8, 40, WindowSet::Blocks);
+        engine_evaluates_as_trainer::<AntidraughtsRules>(9, 20, WindowSet::Blocks);
     }
 
     /// `--start` takes a file of the variant trained and refuses another
@@ -314,21 +371,44 @@ mod tests {
     #[test]
     fn start_takes_only_the_variants_own_file() {
         use crown::draughts::rules::{BrazilianRules, RussianRules};
-        let weights: Vec<(i32, i32)> = (0..feature_count(Variant::Russian).unwrap())
+        let weights: Vec<(i32, i32)> = (0..feature_count(Variant::Russian, WindowSet::Blocks)
+            .unwrap())
             .map(|i| ((i % 97) as i32 - 48, (i % 89) as i32 - 44))
             .collect();
         let bytes = Patterns::new(Variant::Russian, &weights).unwrap().to_bytes();
         let path = std::env::temp_dir().join(format!("crown-start-{}.cdp", std::process::id()));
         std::fs::write(&path, &bytes).unwrap();
-        assert_eq!(start_weights::<RussianRules>(Some(&path)).unwrap(), weights);
-        let err = start_weights::<BrazilianRules>(Some(&path)).unwrap_err();
+        assert_eq!(start_weights::<RussianRules>(Some(&path), WindowSet::Blocks).unwrap(), weights);
+        let err = start_weights::<BrazilianRules>(Some(&path), WindowSet::Blocks).unwrap_err();
         assert!(err.contains("russian patterns, not brazilian"), "{err}");
         std::fs::write(&path, &bytes[..bytes.len() - 1]).unwrap();
-        assert!(start_weights::<RussianRules>(Some(&path)).is_err());
+        assert!(start_weights::<RussianRules>(Some(&path), WindowSet::Blocks).is_err());
         let _ = std::fs::remove_file(&path);
         // Without a file: the hand-set terms, then zero for every pattern.
-        let fresh = start_weights::<RussianRules>(None).unwrap();
+        let fresh = start_weights::<RussianRules>(None, WindowSet::Blocks).unwrap();
         assert_eq!(fresh.len(), weights.len());
         assert!(fresh[fresh.len() - 100..].iter().all(|&w| w == (0, 0)));
+        // No tall windows on 8x8.
+        assert!(start_weights::<RussianRules>(None, WindowSet::Tall).is_err());
+    }
+
+    /// A start file of blocks gives tall windows that evaluate as it does:
+    /// its terms, and each tall table the sum of the two blocks it holds.
+    #[test]
+    fn a_blocks_start_file_gives_tall_windows_that_read_as_it() {
+        use crown::draughts::rules::InternationalRules;
+        let blocks = feature_count(Variant::International, WindowSet::Blocks).unwrap();
+        let weights: Vec<(i32, i32)> =
+            (0..blocks).map(|i| ((i % 53) as i32 + 1, (i % 59) as i32 + 1)).collect();
+        let bytes = Patterns::new(Variant::International, &weights).unwrap().to_bytes();
+        let path = std::env::temp_dir().join(format!("crown-tall-{}.cdp", std::process::id()));
+        std::fs::write(&path, &bytes).unwrap();
+        let tall = start_weights::<InternationalRules>(Some(&path), WindowSet::Tall).unwrap();
+        let _ = std::fs::remove_file(&path);
+        assert_eq!(tall.len(), feature_count(Variant::International, WindowSet::Tall).unwrap());
+        assert_eq!(tall[..SCALARS], weights[..SCALARS]);
+        // Tall table 0, configuration 0 (all empty): block 0's plus block 4's.
+        let (a, b) = (weights[SCALARS], weights[SCALARS + 4 * 6561]);
+        assert_eq!(tall[SCALARS], (a.0 + b.0, a.1 + b.1));
     }
 }

@@ -85,11 +85,12 @@ pub fn run(args: Args) -> Result<(), String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crown::eval::draughts::patterns::feature_count;
+    use crown::eval::draughts::patterns::{feature_count, WindowSet};
     use crown::game::Variant;
 
     fn file(variant: Variant, weight: impl Fn(usize) -> (i32, i32)) -> Patterns {
-        let weights: Vec<_> = (0..feature_count(variant).unwrap()).map(weight).collect();
+        let weights: Vec<_> =
+            (0..feature_count(variant, WindowSet::Blocks).unwrap()).map(weight).collect();
         Patterns::new(variant, &weights).unwrap()
     }
 

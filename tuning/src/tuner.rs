@@ -22,7 +22,7 @@ use rayon::prelude::*;
 #[derive(Clone, Debug)]
 pub struct Entry {
     /// Sparse (feature, coefficient) pairs, White minus Black.
-    pub terms: Box<[(u16, i16)]>,
+    pub terms: Box<[(u32, i16)]>,
     /// Middlegame share φ.
     pub phase: f32,
     /// Endgame scale s.

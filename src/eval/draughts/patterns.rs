@@ -2,9 +2,11 @@
 //!
 //! The board is read as overlapping windows of 8 squares (`windows.rs`:
 //! 16 4x4 blocks on 10x10, the scanning Fabien Letouzey's Scan made known;
-//! 9 on the 8x8 diagonal board; 14 blocks of 2x4 on the Turkish board).
+//! 9 on the 8x8 diagonal board; 14 blocks of 2x4 on the Turkish board), or
+//! on 10x10 as 8 tall windows of 12 squares ([`WindowSet::Tall`]; a file's
+//! feature count says which).
 //! Every configuration of a window (each square empty, White or Black, a
-//! king read as a piece of its colour: 3^8 = 6561) has a learned weight,
+//! king read as a piece of its colour: 3^8 = 6561, or 3^12) has a learned weight,
 //! a window and its 180-degree rotation sharing one table with the colours
 //! swapped. Beside the patterns, the hand-set evaluation's terms
 //! (`terms.rs`: material with the first, second and further kings apart,
@@ -28,7 +30,7 @@
 //! |----------------|-------|
 //! | 0..8           | magic `CRWNPAT\0` |
 //! | 8..12          | version: u32 = 2 |
-//! | 12..16         | features: u32 (the variant's [`feature_count`]) |
+//! | 12..16         | features: u32 (the variant's [`feature_count`] of either window set) |
 //! | 16..32         | the variant's name (`Variant::name`), ASCII, zero-padded |
 //! | 32..32+4F      | per feature: middlegame i16, endgame i16 |
 //! | last 4         | FNV-1a (32-bit) of everything before it |
@@ -42,7 +44,7 @@
 
 use super::features::feature;
 use super::terms::{terms, ManSink};
-use super::windows::{windows, Windows, CONFIGS};
+use super::windows::{windows, Layout, Windows, TALL};
 use crate::draughts::geometry::Geometry;
 use crate::draughts::position::Position;
 use crate::draughts::rules::Rules;
@@ -56,15 +58,43 @@ use std::sync::{Arc, OnceLock};
 /// Scalar features before the pattern tables: the hand-set terms.
 pub const SCALARS: usize = feature::COUNT;
 
-/// The features of rules `R`: the scalars, then table `t`'s configuration
-/// `c` at `SCALARS + t * CONFIGS + c`.
-pub const fn features_of<R: Rules>() -> usize {
-    SCALARS + <R::Board as Windows>::LAYOUT.tables * CONFIGS
+/// The windows a pattern file reads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum WindowSet {
+    /// The board's blocks of 8 squares (every board).
+    Blocks,
+    /// The 10x10 board's tall windows of 12 squares.
+    Tall,
 }
 
-/// The number of features of `variant`'s patterns (`None` for chess).
-pub fn feature_count(variant: Variant) -> Option<usize> {
-    for_variant!(variant, chess => None, R => Some(features_of::<R>()))
+impl WindowSet {
+    /// Both sets.
+    pub const ALL: [WindowSet; 2] = [WindowSet::Blocks, WindowSet::Tall];
+
+    /// The layout of this set on rules `R`'s board (`None`: not on it).
+    pub fn layout<R: Rules>(self) -> Option<&'static Layout> {
+        match self {
+            WindowSet::Blocks => Some(<R::Board as Windows>::LAYOUT),
+            WindowSet::Tall => (<R::Board as Geometry>::SQUARES == 50).then_some(&TALL),
+        }
+    }
+}
+
+/// The features read with `layout`: the scalars, then table `t`'s
+/// configuration `c` at `SCALARS + t * layout.configs + c`.
+pub const fn features_of(layout: &Layout) -> usize {
+    SCALARS + layout.tables * layout.configs
+}
+
+/// The number of features of `variant`'s patterns with `set` (`None` for
+/// chess, or a set the variant's board does not have).
+pub fn feature_count(variant: Variant, set: WindowSet) -> Option<usize> {
+    for_variant!(variant, chess => None, R => set.layout::<R>().map(features_of))
+}
+
+/// The window set of a file of `count` features for `variant`.
+fn set_of(variant: Variant, count: usize) -> Option<WindowSet> {
+    WindowSet::ALL.into_iter().find(|&set| feature_count(variant, set) == Some(count))
 }
 
 const MAGIC: [u8; 8] = *b"CRWNPAT\0";
@@ -79,12 +109,12 @@ pub const fn file_size(features: usize) -> usize {
     HEADER + 4 * features + 4
 }
 
-/// Sends the features of a position (White's view) to `sink`: what both
-/// the evaluation and the trainer read.
-#[inline]
-pub fn features<R: Rules, S: ManSink<R>>(pos: &Position<R>, sink: &mut S) {
+/// Sends the features of a position (White's view) with the windows of
+/// `layout` to `sink`: what both the evaluation and the trainer read.
+#[inline(always)]
+pub fn features<R: Rules, S: ManSink<R>>(pos: &Position<R>, layout: &Layout, sink: &mut S) {
     terms(pos, sink);
-    windows::<R::Board, S>(pos.white(), pos.black(), SCALARS, sink);
+    windows(layout, pos.white(), pos.black(), SCALARS, sink);
 }
 
 /// A pattern file's weights, ready to evaluate positions of its variant.
@@ -92,6 +122,8 @@ pub fn features<R: Rules, S: ManSink<R>>(pos: &Position<R>, sink: &mut S) {
 pub struct Patterns {
     /// The variant whose positions these weights evaluate.
     variant: Variant,
+    /// The windows they read.
+    set: WindowSet,
     /// (middlegame, endgame) per feature.
     weights: Box<[(i32, i32)]>,
     /// The weights a man of side `t` on `bit` adds through the terms
@@ -151,16 +183,24 @@ fn man_weights<R: Rules>(weights: &[(i32, i32)]) -> Box<[[(i32, i32); 64]; 2]> {
 }
 
 impl Patterns {
-    /// Weights for every feature of `variant` (length [`feature_count`]).
+    /// Weights for every feature of `variant` (length [`feature_count`] of
+    /// one of the window sets, which they then read).
     pub fn new(variant: Variant, weights: &[(i32, i32)]) -> Result<Patterns, PatternError> {
-        let expected =
-            feature_count(variant).ok_or(PatternError::Variant(variant.name().into()))?;
-        if weights.len() != expected {
-            return Err(PatternError::Shape { variant, expected, found: weights.len() });
-        }
+        let expected = feature_count(variant, WindowSet::Blocks)
+            .ok_or(PatternError::Variant(variant.name().into()))?;
+        let set = set_of(variant, weights.len()).ok_or(PatternError::Shape {
+            variant,
+            expected,
+            found: weights.len(),
+        })?;
         let man = for_variant!(variant, chess => unreachable!("chess has no patterns"),
             R => man_weights::<R>(weights));
-        Ok(Patterns { variant, weights: weights.into(), man })
+        Ok(Patterns { variant, set, weights: weights.into(), man })
+    }
+
+    /// The windows these patterns read.
+    pub fn window_set(&self) -> WindowSet {
+        self.set
     }
 
     /// The variant these patterns evaluate.
@@ -182,7 +222,11 @@ impl Patterns {
             "patterns of another variant"
         );
         let mut sum = Sum { weights: &self.weights, man: &self.man, mg: 0, eg: 0 };
-        features(pos, &mut sum);
+        // Each arm reads a constant layout, so its loops unroll.
+        match self.set {
+            WindowSet::Blocks => features(pos, <R::Board as Windows>::LAYOUT, &mut sum),
+            WindowSet::Tall => features(pos, &TALL, &mut sum),
+        }
         (sum.mg, sum.eg)
     }
 
@@ -229,10 +273,12 @@ impl Patterns {
             VERSION => return Err(PatternError::Size { expected: HEADER, found: bytes.len() }),
             v => return Err(PatternError::Version(v)),
         };
-        let expected = feature_count(variant).expect("a draughts variant");
-        if word(12) as usize != expected {
-            return Err(PatternError::Shape { variant, expected, found: word(12) as usize });
-        }
+        let found = word(12) as usize;
+        let Some(set) = set_of(variant, found) else {
+            let expected = feature_count(variant, WindowSet::Blocks).expect("a draughts variant");
+            return Err(PatternError::Shape { variant, expected, found });
+        };
+        let expected = feature_count(variant, set).expect("the set of a count");
         let size = header + 4 * expected + 4;
         if bytes.len() != size {
             return Err(PatternError::Size { expected: size, found: bytes.len() });
@@ -384,11 +430,12 @@ pub const PATTERNS_BY_DEFAULT: bool = true;
 mod tests {
     use super::*;
 
-    fn file_round_trip(variant: Variant) {
-        let count = feature_count(variant).unwrap();
+    fn file_round_trip(variant: Variant, set: WindowSet) {
+        let count = feature_count(variant, set).unwrap();
         let weights: Vec<(i32, i32)> =
             (0..count).map(|i| ((i % 201) as i32 - 100, (i % 77) as i32 - 30)).collect();
         let p = Patterns::new(variant, &weights).unwrap();
+        assert_eq!(p.window_set(), set);
         let bytes = p.to_bytes();
         let size = file_size(count);
         assert_eq!(bytes.len(), size);
@@ -417,12 +464,19 @@ mod tests {
     #[test]
     fn files_round_trip_and_bad_ones_are_refused() {
         for variant in Variant::ALL.into_iter().filter(|v| !v.is_chess()) {
-            file_round_trip(variant);
+            file_round_trip(variant, WindowSet::Blocks);
+            if feature_count(variant, WindowSet::Tall).is_some() {
+                file_round_trip(variant, WindowSet::Tall);
+            }
         }
+        assert!(feature_count(Variant::International, WindowSet::Tall).is_some());
+        assert!(feature_count(Variant::Frisian, WindowSet::Tall).is_some());
+        assert!(feature_count(Variant::Russian, WindowSet::Tall).is_none());
+        assert!(feature_count(Variant::Turkish, WindowSet::Tall).is_none());
         assert_eq!(Patterns::from_bytes(b"CRWNNUE\0 a chess net"), Err(PatternError::Foreign));
         assert!(Patterns::new(Variant::Chess, &[]).is_err());
         // A file of another variant with the same features is that variant's.
-        let count = feature_count(Variant::Russian).unwrap();
+        let count = feature_count(Variant::Russian, WindowSet::Blocks).unwrap();
         let russian = Patterns::new(Variant::Russian, &vec![(1, 2); count]).unwrap();
         let mut bytes = russian.to_bytes();
         bytes[16..32].copy_from_slice(b"english\0\0\0\0\0\0\0\0\0");
@@ -434,7 +488,7 @@ mod tests {
 
     #[test]
     fn version_1_files_are_international() {
-        let count = feature_count(Variant::International).unwrap();
+        let count = feature_count(Variant::International, WindowSet::Blocks).unwrap();
         let weights: Vec<(i32, i32)> = (0..count).map(|i| ((i % 7) as i32, -1)).collect();
         let mut v1 = MAGIC.to_vec();
         v1.extend_from_slice(&1u32.to_le_bytes());

@@ -4,16 +4,21 @@
 //!
 //! * [`Ten`] (10x10): 16 overlapping 4x4 blocks, rows and columns starting
 //!   at 0, 2, 4 and 6 (the scanning Fabien Letouzey's Scan made known).
+//! * [`TALL`] (10x10, chosen by a pattern file's size): 8 windows of 4
+//!   columns by 6 rows, 12 squares each (3^12 = 531,441 configurations;
+//!   the shape of Scan 2.0's own patterns), rows starting at 0 and 4 and
+//!   columns at 0, 2, 4 and 6, so each sees two rows more than a block
+//!   (a man's path to the centre, the tempo fight of both halves); each
+//!   holds two blocks, the 8 of them all 16 once ([`tall_from_blocks`]).
 //! * [`Eight`] (8x8 diagonal): 9 overlapping 4x4 blocks, rows and columns
 //!   starting at 0, 2 and 4.
 //! * [`Orthogonal`] (Turkish, all 64 squares): 14 blocks of 2 rows by 4
 //!   columns, rows starting at 0..=6 (so every pair of neighbouring rows
 //!   is seen together: men move forward and sideways) and columns at 0
-//!   and 4. More blocks would pass the 65,536 features a tuner entry can
-//!   index.
+//!   and 4.
 //!
-//! A block of a diagonal board holds its 8 playable squares, one of the
-//! orthogonal board all 8 cells. Blocks are listed in reading order of
+//! A window of a diagonal board holds its playable squares (8, or 12 for a
+//! tall one), one of the orthogonal board all 8 cells. Blocks are listed in reading order of
 //! their top-left corner; the first half (with the centre block when the
 //! count is odd) each have a table, and the block that is its 180-degree
 //! rotation shares it with the colours swapped. So table `t` is read
@@ -30,22 +35,27 @@
 use crate::draughts::geometry::{Bitboard, Geometry};
 use crate::eval::Sink;
 
-/// Configurations of one window: 3 states on 8 squares.
-pub const CONFIGS: usize = 6561;
+/// The most squares a window holds.
+pub const MAX_SQUARES: usize = 12;
 
-/// One read of a window: its 8 squares as bits, in reading order.
-pub type Squares = [u8; 8];
+/// One read of a window: its squares as bits, in reading order (the first
+/// [`Layout::squares`] are used).
+pub type Squares = [u8; MAX_SQUARES];
 
 /// A layout's windows.
 #[derive(Debug)]
 pub struct Layout {
     /// Tables: windows with their own weights.
     pub tables: usize,
+    /// Squares per window (an even number).
+    pub squares: usize,
+    /// Configurations of one window: `3^squares`.
+    pub configs: usize,
     /// `2 * tables` reads: table `t`'s window, then at `tables + t` its
     /// rotation (square `k` of one is the rotation of square `k` of the other).
     pub reads: &'static [Squares],
     /// Per read, the lower bit of each pair of squares `2r`, `2r + 1`.
-    pub pair_bits: &'static [[u8; 4]],
+    pub pair_bits: &'static [[u8; MAX_SQUARES / 2]],
 }
 
 /// The windows of every board layout (a blanket implementation: each
@@ -66,6 +76,7 @@ impl<G: Geometry> Windows for G {
 
 /// How a layout is cut into windows.
 struct Shape {
+    squares: usize,
     side: usize,
     diagonal: bool,
     height: usize,
@@ -88,7 +99,7 @@ const fn cell_bit(shape: &Shape, row: usize, col: usize) -> u8 {
 
 /// The reads of a shape (`N` = twice its tables).
 const fn reads<const N: usize>(shape: &Shape) -> [Squares; N] {
-    let mut out = [[0u8; 8]; N];
+    let mut out = [[0u8; MAX_SQUARES]; N];
     let origins = shape.row_starts.len() * shape.col_starts.len();
     assert!(N == 2 * origins.div_ceil(2), "N is twice the tables");
     let tables = N / 2;
@@ -114,19 +125,22 @@ const fn reads<const N: usize>(shape: &Shape) -> [Squares; N] {
             }
             r += 1;
         }
-        assert!(k == 8, "a window holds 8 squares");
+        assert!(k == shape.squares, "a window holds its shape's squares");
         t += 1;
     }
     out
 }
 
 /// The lower bit of each pair of a read's squares.
-const fn pair_bits<const N: usize>(reads: &[Squares; N]) -> [[u8; 4]; N] {
-    let mut out = [[0u8; 4]; N];
+const fn pair_bits<const N: usize>(
+    shape: &Shape,
+    reads: &[Squares; N],
+) -> [[u8; MAX_SQUARES / 2]; N] {
+    let mut out = [[0u8; MAX_SQUARES / 2]; N];
     let mut w = 0;
     while w < N {
         let mut r = 0;
-        while r < 4 {
+        while r < shape.squares / 2 {
             let (a, b) = (reads[w][2 * r], reads[w][2 * r + 1]);
             out[w][r] = if a < b { a } else { b };
             r += 1;
@@ -137,6 +151,7 @@ const fn pair_bits<const N: usize>(reads: &[Squares; N]) -> [[u8; 4]; N] {
 }
 
 const TEN: Shape = Shape {
+    squares: 8,
     side: 10,
     diagonal: true,
     height: 4,
@@ -145,11 +160,29 @@ const TEN: Shape = Shape {
     col_starts: &[0, 2, 4, 6],
 };
 const TEN_READS: [Squares; 16] = reads(&TEN);
-const TEN_PAIRS: [[u8; 4]; 16] = pair_bits(&TEN_READS);
+const TEN_PAIRS: [[u8; MAX_SQUARES / 2]; 16] = pair_bits(&TEN, &TEN_READS);
 
-const TEN_LAYOUT: Layout = Layout { tables: 8, reads: &TEN_READS, pair_bits: &TEN_PAIRS };
+const TEN_LAYOUT: Layout =
+    Layout { tables: 8, squares: 8, configs: 6561, reads: &TEN_READS, pair_bits: &TEN_PAIRS };
+
+const TEN_TALL: Shape = Shape {
+    squares: 12,
+    side: 10,
+    diagonal: true,
+    height: 6,
+    width: 4,
+    row_starts: &[0, 4],
+    col_starts: &[0, 2, 4, 6],
+};
+const TALL_READS: [Squares; 8] = reads(&TEN_TALL);
+const TALL_PAIRS: [[u8; MAX_SQUARES / 2]; 8] = pair_bits(&TEN_TALL, &TALL_READS);
+
+/// The tall windows of the 10x10 board (module header).
+pub static TALL: Layout =
+    Layout { tables: 4, squares: 12, configs: 531_441, reads: &TALL_READS, pair_bits: &TALL_PAIRS };
 
 const EIGHT: Shape = Shape {
+    squares: 8,
     side: 8,
     diagonal: true,
     height: 4,
@@ -158,11 +191,13 @@ const EIGHT: Shape = Shape {
     col_starts: &[0, 2, 4],
 };
 const EIGHT_READS: [Squares; 10] = reads(&EIGHT);
-const EIGHT_PAIRS: [[u8; 4]; 10] = pair_bits(&EIGHT_READS);
+const EIGHT_PAIRS: [[u8; MAX_SQUARES / 2]; 10] = pair_bits(&EIGHT, &EIGHT_READS);
 
-const EIGHT_LAYOUT: Layout = Layout { tables: 5, reads: &EIGHT_READS, pair_bits: &EIGHT_PAIRS };
+const EIGHT_LAYOUT: Layout =
+    Layout { tables: 5, squares: 8, configs: 6561, reads: &EIGHT_READS, pair_bits: &EIGHT_PAIRS };
 
 const ORTHOGONAL: Shape = Shape {
+    squares: 8,
     side: 8,
     diagonal: false,
     height: 2,
@@ -171,10 +206,36 @@ const ORTHOGONAL: Shape = Shape {
     col_starts: &[0, 4],
 };
 const ORTHOGONAL_READS: [Squares; 14] = reads(&ORTHOGONAL);
-const ORTHOGONAL_PAIRS: [[u8; 4]; 14] = pair_bits(&ORTHOGONAL_READS);
+const ORTHOGONAL_PAIRS: [[u8; MAX_SQUARES / 2]; 14] = pair_bits(&ORTHOGONAL, &ORTHOGONAL_READS);
 
-const ORTHOGONAL_LAYOUT: Layout =
-    Layout { tables: 7, reads: &ORTHOGONAL_READS, pair_bits: &ORTHOGONAL_PAIRS };
+const ORTHOGONAL_LAYOUT: Layout = Layout {
+    tables: 7,
+    squares: 8,
+    configs: 6561,
+    reads: &ORTHOGONAL_READS,
+    pair_bits: &ORTHOGONAL_PAIRS,
+};
+
+/// Tall tables that read every 10x10 board as the block tables `blocks`
+/// do (`8 * 6561` weights, table-major), exactly: tall window `t` (rows
+/// 0-5, columns `2t` to `2t + 3`) holds block `t` (its rows 0-3, its first
+/// 8 squares in reading order) and block `4 + t` (its rows 2-5, its last
+/// 8), and its rotation holds the rotations of both, so tall table `t` is
+/// block table `t` plus block table `4 + t` on the digits each covers; the
+/// 8 tall reads hold the 16 block reads once each. What a pattern file of
+/// tall windows starts from when the blocks' file is the generation before.
+pub fn tall_from_blocks<W: Copy + std::ops::Add<Output = W>>(blocks: &[W]) -> Vec<W> {
+    const BLOCK: usize = 6561;
+    assert_eq!(blocks.len(), TEN_LAYOUT.tables * BLOCK, "the blocks of the 10x10 board");
+    let mut out = Vec::with_capacity(TALL.tables * TALL.configs);
+    for t in 0..TALL.tables {
+        for c in 0..TALL.configs {
+            // Digits 0..8 are rows 0-3; digits 4..12 rows 2-5.
+            out.push(blocks[t * BLOCK + c % BLOCK] + blocks[(4 + t) * BLOCK + c / 81]);
+        }
+    }
+    out
+}
 
 /// The base-3 value of a pair of squares from 4 bits (ones of the lower
 /// and higher square, then twos of both): `PAIR[0]` when the lower square
@@ -192,15 +253,15 @@ const PAIR: [[u16; 16]; 2] = {
     out
 };
 
-/// Read `w`'s configuration with `ones` read as 1 and `twos` as 2: the
-/// definition is `sum of state(k) * 3^k` ([`config_by_square`]); this takes
-/// two squares at a time, four pairs of 9 values. The first half of the
-/// reads list each pair lower bit first, the rotations higher bit first.
+/// Read `w`'s configuration of `layout` with `ones` read as 1 and `twos`
+/// as 2: the definition is `sum of state(k) * 3^k` ([`config_by_square`]);
+/// this takes two squares at a time, pairs of 9 values. The first half of
+/// the reads list each pair lower bit first, the rotations higher bit first.
 #[inline(always)]
-pub fn config<G: Geometry>(ones: Bitboard, twos: Bitboard, w: usize) -> usize {
-    let pair = &PAIR[usize::from(w >= G::LAYOUT.tables)];
+pub fn config(layout: &Layout, ones: Bitboard, twos: Bitboard, w: usize) -> usize {
+    let pair = &PAIR[usize::from(w >= layout.tables)];
     let mut index = 0;
-    for &b in G::LAYOUT.pair_bits[w].iter().rev() {
+    for &b in layout.pair_bits[w][..layout.squares / 2].iter().rev() {
         let key = ((ones >> b) & 3) | (((twos >> b) & 3) << 2);
         index = index * 9 + pair[key as usize] as usize;
     }
@@ -209,7 +270,7 @@ pub fn config<G: Geometry>(ones: Bitboard, twos: Bitboard, w: usize) -> usize {
 
 /// The configuration of `bits` by its definition (tests).
 #[cfg(test)]
-pub fn config_by_square(ones: Bitboard, twos: Bitboard, bits: &Squares) -> usize {
+pub fn config_by_square(ones: Bitboard, twos: Bitboard, bits: &[u8]) -> usize {
     let mut index = 0;
     for &b in bits.iter().rev() {
         index = index * 3 + ((ones >> b) & 1) as usize + 2 * ((twos >> b) & 1) as usize;
@@ -218,14 +279,20 @@ pub fn config_by_square(ones: Bitboard, twos: Bitboard, bits: &Squares) -> usize
 }
 
 /// Sends the window features of a board (White's view) to `sink`: table
-/// `t`'s configuration `c` is feature `base + t * CONFIGS + c`.
-#[inline]
-pub fn windows<G: Geometry, S: Sink>(white: Bitboard, black: Bitboard, base: usize, sink: &mut S) {
-    let tables = G::LAYOUT.tables;
+/// `t`'s configuration `c` is feature `base + t * layout.configs + c`.
+#[inline(always)]
+pub fn windows<S: Sink>(
+    layout: &Layout,
+    white: Bitboard,
+    black: Bitboard,
+    base: usize,
+    sink: &mut S,
+) {
+    let tables = layout.tables;
     for t in 0..tables {
-        let at = base + t * CONFIGS;
-        sink.add(at + config::<G>(white, black, t), 1);
-        sink.add(at + config::<G>(black, white, tables + t), -1);
+        let at = base + t * layout.configs;
+        sink.add(at + config(layout, white, black, t), 1);
+        sink.add(at + config(layout, black, white, tables + t), -1);
     }
 }
 
@@ -256,20 +323,22 @@ mod tests {
         (white, black)
     }
 
-    fn check_layout<G: Geometry>(windows: usize) {
-        let (reads, tables) = (G::LAYOUT.reads, G::LAYOUT.tables);
-        assert_eq!(reads.len(), 2 * tables);
+    fn check_layout<G: Geometry>(layout: &Layout, windows: usize) {
+        let (tables, squares) = (layout.tables, layout.squares);
+        assert_eq!(layout.reads.len(), 2 * tables);
+        assert_eq!(layout.configs, 3usize.pow(squares as u32));
+        let reads: Vec<&[u8]> = layout.reads.iter().map(|r| &r[..squares]).collect();
         let mut seen = 0u64;
         let mut distinct_windows = std::collections::BTreeSet::new();
-        for (w, bits) in reads.iter().enumerate() {
+        for (w, &bits) in reads.iter().enumerate() {
             for &b in bits {
                 assert_ne!(G::INDEX[b as usize], 255, "read {w}: a ghost bit");
                 seen |= 1 << b;
             }
             let set: std::collections::BTreeSet<u8> = bits.iter().copied().collect();
-            assert_eq!(set.len(), 8, "read {w}");
+            assert_eq!(set.len(), squares, "read {w}");
             distinct_windows.insert(set.into_iter().collect::<Vec<_>>());
-            for r in 0..4 {
+            for r in 0..squares / 2 {
                 assert_eq!(bits[2 * r].abs_diff(bits[2 * r + 1]), 1, "read {w}: pair {r}");
                 let ascending = bits[2 * r] < bits[2 * r + 1];
                 assert_eq!(ascending, w < tables, "read {w}: pair order");
@@ -286,34 +355,38 @@ mod tests {
         for _ in 0..2000 {
             let (white, black) = random_board::<G>(&mut state);
             for (w, bits) in reads.iter().enumerate() {
-                assert_eq!(config::<G>(white, black, w), config_by_square(white, black, bits));
+                assert_eq!(config(layout, white, black, w), config_by_square(white, black, bits));
             }
         }
     }
 
     #[test]
     fn layouts_cover_their_boards_and_rotate() {
-        check_layout::<Ten>(16);
-        check_layout::<Eight>(9);
-        check_layout::<Orthogonal>(14);
+        check_layout::<Ten>(Ten::LAYOUT, 16);
+        check_layout::<Eight>(Eight::LAYOUT, 9);
+        check_layout::<Orthogonal>(Orthogonal::LAYOUT, 14);
+        check_layout::<Ten>(&TALL, 8);
+        // Tall window 0 is squares 1, 2, 6, 7, 11, 12, 16, 17, 21, 22, 26, 27.
+        let squares: Vec<u8> = TALL.reads[0].iter().map(|&b| Ten::INDEX[b as usize] + 1).collect();
+        assert_eq!(squares, [1, 2, 6, 7, 11, 12, 16, 17, 21, 22, 26, 27]);
         // Ten's window 0 is squares 1, 2, 6, 7, 11, 12, 16, 17.
         let squares: Vec<u8> =
-            Ten::LAYOUT.reads[0].iter().map(|&b| Ten::INDEX[b as usize] + 1).collect();
+            Ten::LAYOUT.reads[0][..8].iter().map(|&b| Ten::INDEX[b as usize] + 1).collect();
         assert_eq!(squares, [1, 2, 6, 7, 11, 12, 16, 17]);
         // Eight's window 0 is squares 1, 2, 5, 6, 9, 10, 13, 14.
         let squares: Vec<u8> =
-            Eight::LAYOUT.reads[0].iter().map(|&b| Eight::INDEX[b as usize] + 1).collect();
+            Eight::LAYOUT.reads[0][..8].iter().map(|&b| Eight::INDEX[b as usize] + 1).collect();
         assert_eq!(squares, [1, 2, 5, 6, 9, 10, 13, 14]);
-        assert_eq!(Orthogonal::LAYOUT.reads[1], [4, 5, 6, 7, 12, 13, 14, 15]);
+        assert_eq!(Orthogonal::LAYOUT.reads[1][..8], [4, 5, 6, 7, 12, 13, 14, 15]);
     }
 
     /// A board and its colour-swapped rotation have opposite features.
-    fn opposite<G: Geometry>() {
+    fn opposite<G: Geometry>(layout: &Layout) {
         let flip = |set: Bitboard| -> Bitboard {
             (0..64u8).filter(|b| set >> b & 1 != 0).fold(0, |o, b| o | 1 << rotated::<G>(b))
         };
         let sum = |c: &Coefficients| {
-            let mut v = vec![0i32; G::LAYOUT.tables * CONFIGS];
+            let mut v = vec![0i32; layout.tables * layout.configs];
             for &(f, n) in &c.terms {
                 v[f as usize] += i32::from(n);
             }
@@ -323,18 +396,44 @@ mod tests {
         for _ in 0..200 {
             let (white, black) = random_board::<G>(&mut state);
             let mut a = Coefficients::default();
-            windows::<G, _>(white, black, 0, &mut a);
+            windows(layout, white, black, 0, &mut a);
             let mut b = Coefficients::default();
-            windows::<G, _>(flip(black), flip(white), 0, &mut b);
+            windows(layout, flip(black), flip(white), 0, &mut b);
             let negated: Vec<i32> = sum(&b).iter().map(|x| -x).collect();
             assert_eq!(sum(&a), negated);
         }
     }
 
+    /// Tall tables converted from block tables read every board as the
+    /// blocks do.
+    #[test]
+    fn tall_tables_from_blocks_read_as_the_blocks() {
+        let sum = |layout: &Layout, weights: &[i64], white, black| {
+            let mut c = Coefficients::default();
+            windows(layout, white, black, 0, &mut c);
+            c.terms.iter().map(|&(f, n)| weights[f as usize] * i64::from(n)).sum::<i64>()
+        };
+        let mut state = 0x1234_5678_9abc_def1u64;
+        let blocks: Vec<i64> = (0..Ten::LAYOUT.tables * 6561)
+            .map(|_| {
+                crate::rng::xorshift64(&mut state);
+                (state % 2001) as i64 - 1000
+            })
+            .collect();
+        let tall = tall_from_blocks(&blocks);
+        assert_eq!(tall.len(), TALL.tables * TALL.configs);
+        for _ in 0..500 {
+            let (white, black) = random_board::<Ten>(&mut state);
+            let expected = sum(Ten::LAYOUT, &blocks, white, black);
+            assert_eq!(sum(&TALL, &tall, white, black), expected);
+        }
+    }
+
     #[test]
     fn swapped_rotated_boards_have_opposite_windows() {
-        opposite::<Ten>();
-        opposite::<Eight>();
-        opposite::<Orthogonal>();
+        opposite::<Ten>(Ten::LAYOUT);
+        opposite::<Eight>(Eight::LAYOUT);
+        opposite::<Orthogonal>(Orthogonal::LAYOUT);
+        opposite::<Ten>(&TALL);
     }
 }
