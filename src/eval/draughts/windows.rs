@@ -225,13 +225,15 @@ const ORTHOGONAL_LAYOUT: Layout = Layout {
 /// 8 tall reads hold the 16 block reads once each. What a pattern file of
 /// tall windows starts from when the blocks' file is the generation before.
 pub fn tall_from_blocks<W: Copy + std::ops::Add<Output = W>>(blocks: &[W]) -> Vec<W> {
-    const BLOCK: usize = 6561;
+    const BLOCK: usize = TEN_LAYOUT.configs;
+    // Two rows of a window are 4 digits: rows 2-5 start at digit 4.
+    const TWO_ROWS: usize = 3usize.pow(4);
     assert_eq!(blocks.len(), TEN_LAYOUT.tables * BLOCK, "the blocks of the 10x10 board");
     let mut out = Vec::with_capacity(TALL.tables * TALL.configs);
     for t in 0..TALL.tables {
         for c in 0..TALL.configs {
             // Digits 0..8 are rows 0-3; digits 4..12 rows 2-5.
-            out.push(blocks[t * BLOCK + c % BLOCK] + blocks[(4 + t) * BLOCK + c / 81]);
+            out.push(blocks[t * BLOCK + c % BLOCK] + blocks[(4 + t) * BLOCK + c / TWO_ROWS]);
         }
     }
     out
